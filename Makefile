@@ -1,0 +1,38 @@
+# talentrag: `make run` and `make test` work from a fresh checkout (they create .venv).
+PYTHON ?= python3.11
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+DATA_DIR ?= talentrag-data
+SAMPLE := services/talentrag/sample_data/corpus
+
+.PHONY: install run test lint sample-data clean
+
+install: $(STAMP)
+
+# Re-installs only when pyproject.toml changes; a second call is a no-op.
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	@$(PY) -m pip install -q --upgrade uv
+	$(VENV)/bin/uv pip install -q --python $(PY) -e '.[dev]'
+	@touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/talentrag ingest $(SAMPLE) --data-dir $(DATA_DIR)
+	$(VENV)/bin/talentrag summary --data-dir $(DATA_DIR)
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check services tests
+	$(VENV)/bin/pytest -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check services tests
+	$(VENV)/bin/ruff format --check services tests
+
+# Regenerates the committed sample corpus (deterministic for the seed).
+sample-data: $(STAMP)
+	rm -rf $(SAMPLE)
+	$(PY) -m talentrag.sample_data.generator $(SAMPLE) --n 200 --seed 42 --jobs 5
+
+clean:
+	rm -rf $(VENV) $(DATA_DIR) .pytest_cache .ruff_cache

@@ -1,0 +1,213 @@
+"""The ``talentrag`` command line: ingest, inspect, summarise.
+
+Thin: it parses arguments, opens the knowledge base and prints. Errors a user can
+fix are printed as one line on stderr with exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+
+from pydantic import ValidationError
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from talentrag.config import Settings
+from talentrag.domain import DocumentRecord, DocumentType
+from talentrag.ingestion.pipeline import IngestResult, Outcome, WriterBusy, expand_paths
+from talentrag.runtime import open_knowledge_base
+from talentrag.vocabulary import VocabularyError
+
+console = Console()
+errors = Console(stderr=True)
+
+
+class UsageError(Exception):
+    """A problem the user can fix; printed without a traceback."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--data-dir", type=Path, help="data directory (env TALENTRAG_DATA_DIR)")
+    common.add_argument("--tenant", help="tenant / LightRAG workspace (env TALENTRAG_TENANT)")
+    common.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+
+    parser = argparse.ArgumentParser(prog="talentrag", description="Candidate search over a LightRAG knowledge graph.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    ingest = commands.add_parser("ingest", parents=[common], help="ingest CVs or other documents (files or folders)")
+    ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    ingest.add_argument(
+        "--document-type", default="cv", choices=[t.value for t in DocumentType],
+        help="type of every document given (default cv; other types are never candidates)",
+    )  # fmt: skip
+    ingest.add_argument("--as-of", type=date.fromisoformat, help="date that 'present' means (default today)")
+    ingest.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    candidates = commands.add_parser("candidates", parents=[common], help="list candidate profiles")
+    candidates.add_argument("--json", action="store_true", help="print JSON")
+    candidates.add_argument("--limit", type=int, default=1000)
+
+    candidate = commands.add_parser("candidate", parents=[common], help="show one candidate with skills and evidence")
+    candidate.add_argument("id")
+    candidate.add_argument("--json", action="store_true", help="print JSON")
+
+    delete = commands.add_parser("delete", parents=[common], help="delete documents from both stores")
+    delete.add_argument("ids", nargs="+")
+
+    commands.add_parser("summary", parents=[common], help="summarise the knowledge base")
+    return parser
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides = {}
+    if args.data_dir is not None:
+        overrides["data_dir"] = args.data_dir
+    if args.tenant is not None:
+        overrides["tenant"] = args.tenant
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise UsageError(f"invalid setting: {problems}") from exc
+
+
+# -- ingest ---------------------------------------------------------------------------
+async def _ingest(args: argparse.Namespace, settings: Settings) -> int:
+    missing = [str(p) for p in args.paths if not p.exists()]
+    if missing:
+        raise UsageError(f"no such file or folder: {', '.join(missing)}")
+    files = expand_paths(args.paths)
+    async with open_knowledge_base(settings, as_of=args.as_of) as kb:
+        with _progress(args.quiet) as progress:
+            task = progress.add_task("ingesting", total=len(files))
+
+            def advance(result: IngestResult) -> None:
+                progress.advance(task)
+
+            results = await kb.ingestor.ingest_paths(
+                args.paths, settings.tenant, DocumentType(args.document_type), progress=advance
+            )
+    _print_ingest_summary(results)
+    return 1 if results and all(r.outcome is Outcome.FAILED for r in results) else 0
+
+
+def _progress(quiet: bool) -> Progress:
+    return Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=errors, disable=quiet,
+    )  # fmt: skip
+
+
+def _print_ingest_summary(results: list[IngestResult]) -> None:
+    counts = Counter(r.outcome for r in results)
+    line = ", ".join(f"{counts[o]} {o.value}" for o in Outcome)
+    console.print(f"{len(results)} files: {line}")
+    for result in results:
+        if result.outcome is Outcome.FAILED:
+            console.print(f"  failed  {result.source}: {result.reason}")
+
+
+# -- inspection -----------------------------------------------------------------------
+async def _candidates(args: argparse.Namespace, settings: Settings) -> int:
+    async with open_knowledge_base(settings) as kb:
+        records = await kb.store.list(settings.tenant, DocumentType.CV, limit=args.limit)
+    if args.json:
+        print(json.dumps([_profile(r) for r in records], indent=2))
+        return 0
+    table = Table("id", "name", "level", "years", "source_file", "skills")
+    for r in records:
+        table.add_row(r.id, r.name, r.level or "-", f"{r.years:g}" if r.years is not None else "-",
+                      r.source_file, ", ".join(r.skill_names()[:8]) + (" ..." if len(r.skills) > 8 else ""))  # fmt: skip
+    console.print(table)
+    console.print(f"{len(records)} candidates")
+    return 0
+
+
+def _profile(record: DocumentRecord) -> dict:
+    return record.model_dump(mode="json", include={"id", "name", "source_file", "level", "years", "field"}) | {
+        "skills": record.skill_names()
+    }
+
+
+async def _candidate(args: argparse.Namespace, settings: Settings) -> int:
+    async with open_knowledge_base(settings) as kb:
+        record = await kb.store.get(settings.tenant, args.id)
+    if record is None or not record.is_candidate:
+        raise UsageError(f"no candidate with id {args.id!r} in tenant {settings.tenant!r}")
+    if args.json:
+        print(record.model_dump_json(indent=2))
+        return 0
+    console.print(f"[bold]{record.name}[/bold]  ({record.id}, {record.source_file})")
+    years = f"{record.years:g} years in {record.field}" if record.years is not None else "years unknown"
+    console.print(f"level: {record.level} ({record.level_source}; {years})")
+    for role in record.roles:
+        console.print(f"  role: {role.title} {role.start or ''} - {role.end or ''} ({role.years:g} y, {role.field})")
+    table = Table("skill", "kind", "conf", "evidence")
+    for held in record.skills:
+        ev = held.evidence[0] if held.evidence else None
+        table.add_row(held.skill, held.kind.value, f"{held.confidence:.2f}", f"[{ev.start}-{ev.end}] {ev.text[:90]}" if ev else "")
+    console.print(table)
+    for rejected in record.rejected:
+        console.print(f"  not held ({rejected.reason}): {rejected.skill} — {rejected.evidence.text[:90]}")
+    return 0
+
+
+async def _delete(args: argparse.Namespace, settings: Settings) -> int:
+    async with open_knowledge_base(settings) as kb:
+        removed = await kb.ingestor.delete(settings.tenant, args.ids)
+    missing = sorted(set(args.ids) - set(removed))
+    console.print(f"deleted {len(removed)}" + (f"; not found: {', '.join(missing)}" if missing else ""))
+    return 0 if not missing else 1
+
+
+async def _summary(_args: argparse.Namespace, settings: Settings) -> int:
+    async with open_knowledge_base(settings) as kb:
+        summary = await kb.store.summary(settings.tenant)
+    console.print(f"knowledge base {settings.data_dir} (tenant {settings.tenant})")
+    console.print(f"  candidates: {summary.candidates}   other documents: {summary.other_documents}")
+    levels = ", ".join(f"{k} {v}" for k, v in sorted(summary.by_level.items()))
+    console.print(f"  levels: {levels or '-'}")
+    console.print(f"  top skills: {', '.join(f'{s} ({n})' for s, n in summary.top_skills) or '-'}")
+    if summary.unfinished:
+        console.print(f"  unfinished writes: {summary.unfinished} (completed by the next ingest)")
+    return 0
+
+
+COMMANDS = {
+    "ingest": _ingest,
+    "candidates": _candidates,
+    "candidate": _candidate,
+    "delete": _delete,
+    "summary": _summary,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return asyncio.run(COMMANDS[args.command](args, _settings(args)))
+    except (UsageError, VocabularyError, WriterBusy) as exc:
+        errors.print(f"error: {exc}", highlight=False, markup=False)
+        return 2
+    except Exception as exc:  # a bug or an environment problem: one line, details with -v
+        logging.getLogger(__name__).debug("unexpected failure", exc_info=True)
+        errors.print(f"error: {type(exc).__name__}: {exc} (run with -v for details)", markup=False)
+        return 1
+    except KeyboardInterrupt:
+        errors.print("interrupted; the next ingest completes any unfinished batch", markup=False)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

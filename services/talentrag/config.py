@@ -1,0 +1,50 @@
+"""Settings from environment variables (prefix ``TALENTRAG_``) and an optional ``.env``.
+
+Every setting is documented in docs/configuration.md; keep the two in step.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+TENANT_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+
+EmbedderKind = Literal["minilm", "hashing", "openai", "ollama"]
+
+
+def validate_tenant(tenant: str) -> str:
+    if not TENANT_PATTERN.match(tenant):
+        raise ValueError(
+            f"tenant {tenant!r} is invalid: use 1-64 lowercase letters, digits, '-' or '_', "
+            "starting with a letter or digit"
+        )
+    return tenant
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="TALENTRAG_", env_file=".env", extra="ignore")
+
+    data_dir: Path = Field(Path("talentrag-data"), description="Where stores live.")
+    tenant: str = Field("default", description="Tenant (LightRAG workspace) used by the CLI.")
+    embedder: EmbedderKind = Field("minilm", description="Embedding backend.")
+    embedding_url: str = Field("http://127.0.0.1:11434", description="openai/ollama endpoint.")
+    embedding_model: str = Field("all-minilm", description="Model name sent to the endpoint.")
+    embedding_dim: int = Field(384, ge=8, le=8192, description="Vector size of the endpoint.")
+    embedding_api_key: str | None = Field(None, description="Bearer key for the endpoint.")
+    hashing_dim: int = Field(256, ge=16, le=4096, description="Vector size of 'hashing'.")
+    vocabulary_path: Path | None = Field(
+        None, description="Skill vocabulary YAML (default: the one shipped in the package)."
+    )
+    ingest_batch_size: int = Field(
+        200, ge=1, le=10_000, description="Documents written to LightRAG per atomic batch."
+    )
+
+    @field_validator("tenant")
+    @classmethod
+    def _tenant(cls, value: str) -> str:
+        return validate_tenant(value)

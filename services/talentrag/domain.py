@@ -1,0 +1,111 @@
+"""Domain models shared by ingestion, stores, search and adapters."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+
+class DocumentType(StrEnum):
+    CV = "cv"
+    JOB_DESCRIPTION = "job_description"
+    COMPANY_PAGE = "company_page"
+    JOB_PROFILE = "job_profile"
+
+
+class ExperienceLevel(StrEnum):
+    JUNIOR = "junior"
+    MID = "mid"
+    SENIOR = "senior"
+
+
+class MatchKind(StrEnum):
+    """How a written string reached a canonical skill, strongest first."""
+
+    EXACT = "exact"
+    ALIAS = "alias"
+    IMPLIED = "implied"
+    RELATED = "related"
+    SEMANTIC = "semantic"
+
+
+class SkillMatch(BaseModel):
+    skill: str
+    kind: MatchKind
+    confidence: float = Field(ge=0, le=1)
+    via: str | None = Field(None, description="The spelling or skill that led here.")
+
+
+class Evidence(BaseModel):
+    """A passage of a document that proves a skill, with its provenance."""
+
+    text: str
+    source_file: str
+    start: int = Field(ge=0, description="Character offset of the passage in the document.")
+    end: int = Field(ge=0)
+    skill: str | None = None
+
+
+class HeldSkill(BaseModel):
+    skill: str
+    category: str
+    kind: MatchKind
+    confidence: float = Field(ge=0, le=1)
+    surface: str = Field(description="How the document wrote it (or the skill implying it).")
+    mentions: int = Field(ge=0)
+    evidence: list[Evidence] = Field(default_factory=list, max_length=3)
+
+
+class RejectedMention(BaseModel):
+    """A skill written but not held: negated ("no Java") or aspirational ("learning Rust")."""
+
+    skill: str
+    reason: str
+    evidence: Evidence
+
+
+class Role(BaseModel):
+    title: str
+    start: date | None = None
+    end: date | None = None
+    years: float = Field(ge=0)
+    field: str | None = None
+
+
+class ChunkRef(BaseModel):
+    """Where a LightRAG chunk came from in the original document."""
+
+    chunk_id: str
+    start: int
+    end: int
+    order: int
+
+
+class DocumentRecord(BaseModel):
+    """The system-of-record entry for one ingested document (a candidate when type is cv)."""
+
+    id: str
+    tenant: str = "default"
+    document_type: DocumentType = DocumentType.CV
+    name: str
+    source_file: str
+    content_hash: str
+    level: ExperienceLevel | None = None
+    level_source: str | None = Field(None, description="'years' or 'title'.")
+    years: float | None = None
+    field: str | None = None
+    skills: list[HeldSkill] = Field(default_factory=list)
+    rejected: list[RejectedMention] = Field(default_factory=list)
+    roles: list[Role] = Field(default_factory=list)
+    chunks: list[ChunkRef] = Field(default_factory=list)
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+    @property
+    def is_candidate(self) -> bool:
+        return self.document_type is DocumentType.CV
+
+    def skill_names(self) -> list[str]:
+        return [s.skill for s in self.skills]

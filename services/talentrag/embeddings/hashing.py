@@ -1,0 +1,39 @@
+"""A deterministic feature-hashing embedder.
+
+Not semantic: it exists so tests and 100K-candidate benchmarks can build stores
+in seconds. Words and character trigrams are hashed into a fixed number of signed
+buckets, so texts sharing words or spellings land close together.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+
+import numpy as np
+
+from talentrag.embeddings.base import Embedder, l2_normalise
+
+_WORD = re.compile(r"[a-z0-9+#]+")
+
+
+class HashingEmbedder(Embedder):
+    def __init__(self, dim: int = 256):
+        self.dim = dim
+        self.name = f"hashing-{dim}"
+
+    def _features(self, text: str) -> list[str]:
+        words = _WORD.findall(text.lower())
+        grams = [w[i : i + 3] for w in words for i in range(max(1, len(w) - 2))]
+        return words + grams
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for feature in self._features(text):
+                code = zlib.crc32(feature.encode())
+                out[row, code % self.dim] += 1.0 if (code >> 31) & 1 else -1.0
+        return l2_normalise(out)
+
+    async def embed(self, texts: list[str]) -> np.ndarray:
+        return self.encode(texts)

@@ -1,0 +1,1 @@
+"""LightRAG gateways: in-process (embedded) and, for production, a LightRAG Server."""

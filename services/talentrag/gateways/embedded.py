@@ -1,0 +1,158 @@
+"""LightRAG in-process: file storage under the data directory, one workspace per tenant.
+
+No LLM is ever called: ingestion writes a custom knowledge graph and queries pass
+keywords. Writes are batched because the file stores rewrite themselves whole on
+every flush.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from talentrag.embeddings.base import Embedder
+from talentrag.embeddings.minilm import default_tokenizer_path
+
+log = logging.getLogger(__name__)
+
+
+class NoLLMConfigured(RuntimeError):
+    """LightRAG tried to call an LLM; talentrag never configures one."""
+
+
+async def _refuse_llm(*_args: Any, **_kwargs: Any) -> str:
+    raise NoLLMConfigured("talentrag runs LightRAG without an LLM; pass query keywords")
+
+
+class _WordPieceTokenizer:
+    """Offline tokenizer for LightRAG's token budgets (tiktoken would download)."""
+
+    def __init__(self, path: Path):
+        from tokenizers import Tokenizer
+
+        self._tokenizer = Tokenizer.from_file(str(path))
+        self._tokenizer.no_truncation()
+        self._tokenizer.no_padding()
+
+    def __deepcopy__(self, memo: dict) -> _WordPieceTokenizer:
+        return self  # LightRAG deep-copies its config on every insert; this is immutable
+
+    def encode(self, content: str) -> list[int]:
+        return self._tokenizer.encode(content, add_special_tokens=False).ids
+
+    def decode(self, tokens: list[int]) -> str:
+        return self._tokenizer.decode(tokens)
+
+
+@dataclass
+class GraphWrite:
+    """One atomic batch: what to remove first, then the custom KG to insert."""
+
+    remove_entities: list[str] = field(default_factory=list)
+    remove_chunk_ids: list[str] = field(default_factory=list)
+    kg: dict[str, list[dict[str, Any]]] = field(
+        default_factory=lambda: {"chunks": [], "entities": [], "relationships": []}
+    )
+
+
+class EmbeddedLightRAG:
+    def __init__(self, working_dir: Path, embedder: Embedder, cosine_threshold: float = 0.2):
+        self.working_dir = working_dir
+        self.embedder = embedder
+        self.cosine_threshold = cosine_threshold
+        self._instances: dict[str, Any] = {}
+        self._lock = asyncio.Lock()
+        logging.getLogger("lightrag").setLevel(logging.WARNING)
+
+    async def rag(self, tenant: str) -> Any:
+        """The LightRAG instance of a tenant's workspace, created on first use."""
+        async with self._lock:
+            if tenant not in self._instances:
+                self._instances[tenant] = await self._create(tenant)
+            return self._instances[tenant]
+
+    async def _create(self, tenant: str) -> Any:
+        from lightrag import LightRAG
+        from lightrag.utils import EmbeddingFunc, Tokenizer
+
+        logging.getLogger("lightrag").setLevel(logging.WARNING)  # its import sets INFO
+        self.working_dir.mkdir(parents=True, exist_ok=True)
+        embedder = self.embedder
+
+        async def embed(texts: list[str], **_kwargs: Any) -> Any:
+            # A plain function, because LightRAG deep-copies its config (and a bound
+            # method would drag the ONNX session along).
+            return await embedder.embed(texts)
+
+        rag = LightRAG(
+            working_dir=str(self.working_dir),
+            workspace=tenant,
+            embedding_func=EmbeddingFunc(
+                embedding_dim=self.embedder.dim,
+                func=embed,
+                max_token_size=256,
+                model_name=self.embedder.name,
+            ),
+            llm_model_func=_refuse_llm,
+            tokenizer=Tokenizer(
+                "all-MiniLM-L6-v2-wordpiece", _WordPieceTokenizer(default_tokenizer_path())
+            ),
+            vector_db_storage_cls_kwargs={"cosine_better_than_threshold": self.cosine_threshold},
+            enable_llm_cache=False,
+        )
+        logging.getLogger("lightrag").setLevel(logging.WARNING)  # its import sets INFO
+        await rag.initialize_storages()
+        return rag
+
+    async def existing_nodes(self, tenant: str, names: list[str]) -> set[str]:
+        rag = await self.rag(tenant)
+        return set(await rag.chunk_entity_relation_graph.has_nodes_batch(names)) if names else set()
+
+    async def write(self, tenant: str, batch: GraphWrite) -> None:
+        """Remove, insert, and persist every store once."""
+        rag = await self.rag(tenant)
+        await self._remove(rag, batch.remove_entities, batch.remove_chunk_ids)
+        kg = batch.kg
+        if kg["chunks"] or kg["entities"] or kg["relationships"]:
+            await rag.ainsert_custom_kg(kg)  # persists all stores, removals included
+        elif batch.remove_entities or batch.remove_chunk_ids:
+            await self._persist(rag)
+
+    async def _remove(self, rag: Any, entities: list[str], chunk_ids: list[str]) -> None:
+        from lightrag.utils import compute_mdhash_id, make_relation_vdb_ids
+
+        graph = rag.chunk_entity_relation_graph
+        present = sorted(set(await graph.has_nodes_batch(entities))) if entities else []
+        relation_ids: list[str] = []
+        for name in present:
+            for src, tgt in await graph.get_node_edges(name) or []:
+                relation_ids += make_relation_vdb_ids(src, tgt)
+        if relation_ids:
+            await rag.relationships_vdb.delete(relation_ids)
+        if present:
+            await rag.entities_vdb.delete([compute_mdhash_id(n, prefix="ent-") for n in present])
+            await graph.remove_nodes(present)
+        if chunk_ids:
+            await rag.chunks_vdb.delete(chunk_ids)
+            await rag.text_chunks.delete(chunk_ids)
+
+    @staticmethod
+    async def _persist(rag: Any) -> None:
+        stores = [
+            rag.chunk_entity_relation_graph,
+            rag.entities_vdb,
+            rag.relationships_vdb,
+            rag.chunks_vdb,
+            rag.text_chunks,
+        ]
+        for store in stores:
+            await store.index_done_callback()
+
+    async def close(self) -> None:
+        async with self._lock:
+            for rag in self._instances.values():
+                await rag.finalize_storages()
+            self._instances.clear()

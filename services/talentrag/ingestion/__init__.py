@@ -1,0 +1,1 @@
+"""Documents in: reading, structure, skills with evidence, and the write into both stores."""

@@ -1,0 +1,127 @@
+"""One document's text to its record: identity, structure, skills with evidence, chunks."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from talentrag.domain import ChunkRef, DocumentRecord, DocumentType
+from talentrag.ingestion.cv_parser import parse_cv, split_sections
+from talentrag.ingestion.skills import extract_skills
+from talentrag.vocabulary.vocabulary import Vocabulary
+
+ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+CHUNK_CHARS = 1200
+_NOT_SKILL_TEXT = re.compile(r"\S+@\S+|https?://\S+|www\.\S+|\+?\d[\d ()-]{7,}\d")
+
+
+def document_id_for(path: Path) -> str:
+    """Stable id from a file name: re-ingesting the same file replaces its record."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", path.stem).strip("-._").lower()
+    return (slug or "document")[:128]
+
+
+def validate_document_id(document_id: str) -> str:
+    if not ID_PATTERN.match(document_id):
+        raise ValueError(
+            f"id {document_id!r} is invalid: use 1-128 letters, digits, '.', '_' or '-', "
+            "starting with a letter or digit"
+        )
+    return document_id
+
+
+def content_hash(text: str, document_type: DocumentType) -> str:
+    return hashlib.sha256(f"{document_type.value}\n{text}".encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Chunk:
+    order: int
+    start: int
+    end: int
+    content: str
+
+
+@dataclass
+class AnalyzedDocument:
+    record: DocumentRecord
+    chunks: list[Chunk]
+
+
+def chunk_content(source_file: str, text: str, start: int, end: int) -> str:
+    return f"{source_file} [{start}:{end}]\n{text[start:end]}"
+
+
+def chunk_text(text: str, source_file: str) -> list[Chunk]:
+    """Section-aligned chunks of at most ~CHUNK_CHARS, split at line ends.
+
+    The content starts with the file and offsets, which keeps provenance visible
+    in raw LightRAG answers and makes identical passages in two CVs distinct chunks.
+    """
+    spans: list[tuple[int, int]] = []
+    for section in split_sections(text):
+        start = section.start
+        while start < section.end:
+            end = min(section.end, start + CHUNK_CHARS)
+            if end < section.end:
+                cut = text.rfind("\n", start + CHUNK_CHARS // 2, end)
+                end = cut + 1 if cut != -1 else end
+            spans.append((start, end))
+            start = end
+    chunks = []
+    for start, end in spans:
+        body = text[start:end]
+        lead = len(body) - len(body.lstrip())
+        body = body.strip()
+        if body:
+            s = start + lead
+            e = s + len(body)
+            chunks.append(Chunk(len(chunks), s, e, chunk_content(source_file, text, s, e)))
+    return chunks
+
+
+def analyze_document(
+    text: str,
+    *,
+    document_id: str,
+    source_file: str,
+    document_type: DocumentType,
+    vocabulary: Vocabulary,
+    as_of: date,
+    name: str | None = None,
+) -> AnalyzedDocument:
+    from lightrag.utils import compute_mdhash_id, sanitize_text_for_encoding
+
+    parsed = parse_cv(text, vocabulary, as_of) if document_type is DocumentType.CV else None
+    skip = [m.span() for m in _NOT_SKILL_TEXT.finditer(text)]
+    if parsed and parsed.name_span:
+        skip.append(parsed.name_span)
+    extraction = extract_skills(text, vocabulary, source_file, skip)
+    chunks = chunk_text(text, source_file)
+    record = DocumentRecord(
+        id=document_id,
+        document_type=document_type,
+        name=name or (parsed.name if parsed and parsed.name else Path(source_file).stem),
+        source_file=source_file,
+        content_hash=content_hash(text, document_type),
+        level=parsed.level if parsed else None,
+        level_source=parsed.level_source if parsed else None,
+        years=parsed.years if parsed else None,
+        field=parsed.field if parsed else None,
+        skills=extraction.held,
+        rejected=extraction.rejected,
+        roles=parsed.roles if parsed else [],
+        chunks=[
+            ChunkRef(
+                chunk_id=compute_mdhash_id(sanitize_text_for_encoding(c.content), prefix="chunk-"),
+                start=c.start,
+                end=c.end,
+                order=c.order,
+            )
+            for c in chunks
+        ],
+    )
+    return AnalyzedDocument(record, chunks)

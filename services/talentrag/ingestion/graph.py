@@ -1,0 +1,143 @@
+"""A document record as a LightRAG custom knowledge graph.
+
+Nodes: one per document ("Candidate cv-00042", type ``candidate``; other document
+types get their own type), one per canonical skill (type ``skill``), one per
+experience level. Edges: document -> skill carrying the evidence sentence, its
+offsets and a weight; candidate -> level. Entity names hold ids, not personal
+names, because LightRAG logs entity names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from talentrag.domain import DocumentRecord, DocumentType, HeldSkill
+from talentrag.ingestion.analyze import Chunk
+from talentrag.vocabulary.vocabulary import Vocabulary
+
+ENTITY_PREFIX = {
+    DocumentType.CV: "Candidate",
+    DocumentType.JOB_DESCRIPTION: "Job description",
+    DocumentType.COMPANY_PAGE: "Company page",
+    DocumentType.JOB_PROFILE: "Job profile",
+}
+SKILL_TYPE = "skill"
+LEVEL_TYPE = "experience_level"
+
+
+def document_entity(document_type: DocumentType, document_id: str) -> str:
+    return f"{ENTITY_PREFIX[document_type]} {document_id}"
+
+
+def entity_types() -> dict[str, DocumentType]:
+    """LightRAG entity_type of each document node -> its document type."""
+    return {_entity_type(t): t for t in DocumentType}
+
+
+def _entity_type(document_type: DocumentType) -> str:
+    return "candidate" if document_type is DocumentType.CV else document_type.value
+
+
+def level_entity(level: str) -> str:
+    return f"{level.capitalize()} level"
+
+
+def _alias(record: DocumentRecord, order: int) -> str:
+    return f"{record.id}#{order}"
+
+
+def _chunk_for(offset: int, chunks: list[Chunk]) -> int:
+    for chunk in chunks:
+        if chunk.start <= offset < chunk.end:
+            return chunk.order
+    return chunks[0].order if chunks else 0
+
+
+def _document_description(record: DocumentRecord) -> str:
+    skills = ", ".join(s.skill for s in record.skills[:40])
+    if record.is_candidate:
+        years = f"{record.years:g} years" if record.years is not None else "unknown years"
+        return (
+            f"Candidate {record.id} ({record.name}), {record.level or 'unknown'} level, "
+            f"{years} in {record.field or 'their field'}. Skills: {skills}."
+        )
+    return f"{ENTITY_PREFIX[record.document_type]} {record.id} ({record.name}). Mentions: {skills}."
+
+
+def _skill_edge(record: DocumentRecord, held: HeldSkill, chunks: list[Chunk]) -> dict[str, Any]:
+    evidence = held.evidence[0] if held.evidence else None
+    source = _alias(record, _chunk_for(evidence.start, chunks)) if evidence else _alias(record, 0)
+    verb = "has skill" if record.is_candidate else "mentions skill"
+    quote = (
+        f' "{evidence.text[:300]}" [{record.source_file} {evidence.start}-{evidence.end}]'
+        if evidence
+        else ""
+    )
+    return {
+        "src_id": document_entity(record.document_type, record.id),
+        "tgt_id": held.skill,
+        "description": f"{document_entity(record.document_type, record.id)} {verb} {held.skill} "
+        f"({held.kind.value} via '{held.surface}').{quote}",
+        "keywords": f"{verb}, {held.skill}, {held.surface}, {held.category}",
+        "weight": round(1.0 + held.confidence * min(held.mentions, 5), 2),
+        "source_id": source,
+        "file_path": record.source_file,
+    }
+
+
+def build_custom_kg(
+    record: DocumentRecord, chunks: list[Chunk], vocabulary: Vocabulary, existing_nodes: set[str]
+) -> dict[str, list[dict[str, Any]]]:
+    """The custom KG for one document; shared skill/level nodes are added only when new."""
+    node = document_entity(record.document_type, record.id)
+    kg: dict[str, list[dict[str, Any]]] = {
+        "chunks": [
+            {"content": c.content, "source_id": _alias(record, c.order), "file_path": record.source_file,
+             "chunk_order_index": c.order}
+            for c in chunks
+        ],
+        "entities": [
+            {"entity_name": node, "entity_type": _entity_type(record.document_type),
+             "description": _document_description(record), "source_id": _alias(record, 0),
+             "file_path": record.source_file}
+        ],
+        "relationships": [],
+    }  # fmt: skip
+    for held in record.skills:
+        edge = _skill_edge(record, held, chunks)
+        kg["relationships"].append(edge)
+        if held.skill not in existing_nodes:
+            existing_nodes.add(held.skill)
+            kg["entities"].append(
+                {"entity_name": held.skill, "entity_type": SKILL_TYPE,
+                 "description": vocabulary.describe(held.skill), "source_id": edge["source_id"],
+                 "file_path": record.source_file}
+            )  # fmt: skip
+    if record.is_candidate and record.level:
+        level = level_entity(record.level.value)
+        years = (
+            f"{record.years:g} years in {record.field or 'their field'}"
+            if record.years
+            else "by title"
+        )
+        kg["relationships"].append(
+            {"src_id": node, "tgt_id": level, "description": f"{node} is {record.level.value} level ({years}).",
+             "keywords": f"experience level, {record.level.value}", "weight": 1.0,
+             "source_id": _alias(record, 0), "file_path": record.source_file}
+        )  # fmt: skip
+        if level not in existing_nodes:
+            existing_nodes.add(level)
+            kg["entities"].append(
+                {"entity_name": level, "entity_type": LEVEL_TYPE,
+                 "description": f"Experience level {record.level.value}: junior < 3 years, mid 3-6, senior > 6.",
+                 "source_id": _alias(record, 0), "file_path": record.source_file}
+            )  # fmt: skip
+    return kg
+
+
+def merge_kgs(kgs: list[dict[str, list[dict[str, Any]]]]) -> dict[str, list[dict[str, Any]]]:
+    merged: dict[str, list[dict[str, Any]]] = {"chunks": [], "entities": [], "relationships": []}
+    for kg in kgs:
+        for key in merged:
+            merged[key].extend(kg[key])
+    return merged

@@ -1,0 +1,311 @@
+"""Batch ingestion into both stores, all-or-nothing per document.
+
+Each batch is: analyse -> stage in the candidate store (pending) -> one LightRAG
+write (old versions removed, new KG inserted, persisted once) -> finish (active).
+A process killed anywhere leaves pending rows that ``recover`` completes on the
+next run; readers never see a pending row. One writer per data directory is
+enforced with a lock file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date
+from enum import StrEnum
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from talentrag.domain import DocumentRecord, DocumentType
+from talentrag.gateways.embedded import EmbeddedLightRAG, GraphWrite
+from talentrag.ingestion.analyze import (
+    AnalyzedDocument,
+    Chunk,
+    analyze_document,
+    chunk_content,
+    document_id_for,
+    validate_document_id,
+)
+from talentrag.ingestion.graph import build_custom_kg, document_entity, level_entity, merge_kgs
+from talentrag.ingestion.readers import DocumentError, read_document
+from talentrag.store.base import CandidateStore, RowStatus, UnfinishedWrite
+from talentrag.vocabulary.vocabulary import Vocabulary
+
+log = logging.getLogger(__name__)
+
+
+class Outcome(StrEnum):
+    INGESTED = "ingested"
+    UPDATED = "updated"
+    SKIPPED = "skipped"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    source: str
+    outcome: Outcome
+    document_id: str | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class SourceDocument:
+    """A document to ingest: already-read text plus its identity."""
+
+    text: str
+    document_id: str
+    source_file: str
+    document_type: DocumentType = DocumentType.CV
+    name: str | None = None
+    origin: str = ""
+
+
+class WriterBusy(RuntimeError):
+    """Another process is writing to the same data directory."""
+
+
+ProgressCallback = Callable[[IngestResult], None]
+
+
+def expand_paths(paths: Iterable[Path]) -> list[Path]:
+    """Files as given, folders walked recursively (hidden entries skipped), sorted."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found += sorted(
+                p for p in path.rglob("*")
+                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            )  # fmt: skip
+        else:
+            found.append(path)
+    return found
+
+
+class Ingestor:
+    def __init__(
+        self,
+        store: CandidateStore,
+        graph: EmbeddedLightRAG,
+        vocabulary: Vocabulary,
+        lock_path: Path,
+        *,
+        batch_size: int = 200,
+        as_of: date | None = None,
+    ):
+        self.store = store
+        self.graph = graph
+        self.vocabulary = vocabulary
+        self.batch_size = batch_size
+        self.as_of = as_of
+        self._file_lock = FileLock(str(lock_path), thread_local=False)
+        self._write_lock = asyncio.Lock()
+
+    # -- public operations ----------------------------------------------------------
+    async def ingest_paths(
+        self,
+        paths: list[Path],
+        tenant: str,
+        document_type: DocumentType = DocumentType.CV,
+        progress: ProgressCallback | None = None,
+    ) -> list[IngestResult]:
+        files = expand_paths(paths)
+        results: list[IngestResult] = []
+        async with self._writing():
+            await self._recover(tenant)
+            seen: dict[str, str] = {}
+            for start in range(0, len(files), self.batch_size):
+                sources, failures = self._read_batch(
+                    files[start : start + self.batch_size], document_type, seen
+                )
+                batch_results = failures + await self._ingest_batch(tenant, sources)
+                for result in batch_results:
+                    if progress:
+                        progress(result)
+                results += batch_results
+        return results
+
+    async def ingest_documents(
+        self, tenant: str, sources: list[SourceDocument]
+    ) -> list[IngestResult]:
+        """Ingest already-read documents (the HTTP API's path); durable when it returns."""
+        async with self._writing():
+            await self._recover(tenant)
+            return await self._ingest_batch(tenant, sources)
+
+    async def delete(self, tenant: str, ids: list[str]) -> list[str]:
+        """Remove documents from both stores; returns the ids that existed."""
+        async with self._writing():
+            await self._recover(tenant)
+            existing = await self.store.stage_deletion(tenant, ids)
+            if existing:
+                await self._remove_from_graph(
+                    tenant,
+                    [w for w in await self.store.unfinished(tenant) if w.record.id in existing],
+                )
+                await self.store.finish(tenant, existing)
+            return existing
+
+    async def recover(self, tenant: str) -> int:
+        """Finish what an interrupted run left; returns how many documents it completed."""
+        async with self._writing():
+            return await self._recover(tenant)
+
+    # -- internals ------------------------------------------------------------------
+    def _writing(self) -> _WriterGuard:
+        return _WriterGuard(self._write_lock, self._file_lock)
+
+    def _read_batch(
+        self, files: list[Path], document_type: DocumentType, seen: dict[str, str]
+    ) -> tuple[list[SourceDocument], list[IngestResult]]:
+        sources, failures = [], []
+        for path in files:
+            document_id = document_id_for(path)
+            if document_id in seen:
+                reason = f"same id {document_id!r} as {seen[document_id]}; rename one of the files"
+                failures.append(IngestResult(str(path), Outcome.FAILED, document_id, reason))
+                continue
+            try:
+                text = read_document(path)
+            except DocumentError as exc:
+                failures.append(
+                    IngestResult(str(path), Outcome.FAILED, document_id, f"{exc.reason}: {exc}")
+                )
+                continue
+            seen[document_id] = str(path)
+            sources.append(
+                SourceDocument(text, document_id, path.name, document_type, origin=str(path))
+            )
+        return sources, failures
+
+    async def _ingest_batch(self, tenant: str, sources: list[SourceDocument]) -> list[IngestResult]:
+        if not sources:
+            return []
+        versions = await self.store.versions(tenant, [s.document_id for s in sources])
+        results: list[IngestResult] = []
+        analyzed: list[tuple[AnalyzedDocument, str, str]] = []
+        for source in sources:
+            validate_document_id(source.document_id)
+            doc = self._analyze(source)
+            stored = versions.get(source.document_id)
+            if (
+                stored
+                and stored.status is RowStatus.ACTIVE
+                and stored.content_hash == doc.record.content_hash
+            ):
+                results.append(
+                    IngestResult(
+                        source.origin or source.source_file,
+                        Outcome.SKIPPED,
+                        source.document_id,
+                        "unchanged",
+                    )
+                )
+                continue
+            outcome = Outcome.UPDATED if stored else Outcome.INGESTED
+            analyzed.append((doc, source.text, outcome))
+        if analyzed:
+            await self._write(tenant, [(doc, text) for doc, text, _ in analyzed])
+            origins = {s.document_id: s.origin or s.source_file for s in sources}
+            results += [
+                IngestResult(origins[d.record.id], Outcome(o), d.record.id) for d, _, o in analyzed
+            ]
+        return results
+
+    def _analyze(self, source: SourceDocument) -> AnalyzedDocument:
+        return analyze_document(
+            source.text,
+            document_id=source.document_id,
+            source_file=source.source_file,
+            document_type=source.document_type,
+            vocabulary=self.vocabulary,
+            as_of=self.as_of or date.today(),
+            name=source.name,
+        )
+
+    async def _write(self, tenant: str, documents: list[tuple[AnalyzedDocument, str]]) -> None:
+        stale = await self.store.stage(tenant, [(doc.record, text) for doc, text in documents])
+        await self.graph.write(
+            tenant, await self._graph_write(tenant, [d for d, _ in documents], stale)
+        )
+        await self.store.finish(tenant, [doc.record.id for doc, _ in documents])
+
+    async def _graph_write(
+        self, tenant: str, documents: list[AnalyzedDocument], stale: dict[str, list[str]]
+    ) -> GraphWrite:
+        shared = {s.skill for d in documents for s in d.record.skills}
+        shared |= {level_entity(d.record.level.value) for d in documents if d.record.level}
+        existing = await self.graph.existing_nodes(tenant, sorted(shared))
+        kgs = [build_custom_kg(d.record, d.chunks, self.vocabulary, existing) for d in documents]
+        return GraphWrite(
+            remove_entities=[
+                document_entity(t, d.record.id) for d in documents for t in DocumentType
+            ],
+            remove_chunk_ids=sorted({c for d in documents for c in stale.get(d.record.id, [])}),
+            kg=merge_kgs(kgs),
+        )
+
+    async def _remove_from_graph(self, tenant: str, writes: list[UnfinishedWrite]) -> None:
+        await self.graph.write(
+            tenant,
+            GraphWrite(
+                remove_entities=[
+                    document_entity(t, w.record.id) for w in writes for t in DocumentType
+                ],
+                remove_chunk_ids=sorted(
+                    {c.chunk_id for w in writes for c in w.record.chunks}
+                    | {c for w in writes for c in w.stale_chunk_ids}
+                ),
+            ),
+        )
+
+    async def _recover(self, tenant: str) -> int:
+        unfinished = await self.store.unfinished(tenant)
+        if not unfinished:
+            return 0
+        log.info("completing %d unfinished document writes in tenant %s", len(unfinished), tenant)
+        await self._remove_from_graph(tenant, unfinished)
+        pending = [w for w in unfinished if w.status is RowStatus.PENDING]
+        if pending:
+            documents = [AnalyzedDocument(w.record, chunks_of(w.record, w.text)) for w in pending]
+            await self.graph.write(tenant, await self._graph_write(tenant, documents, {}))
+        await self.store.finish(tenant, [w.record.id for w in unfinished])
+        return len(unfinished)
+
+
+def chunks_of(record: DocumentRecord, text: str) -> list[Chunk]:
+    """Rebuild a record's chunks from its stored text (identical content, identical ids)."""
+    return [
+        Chunk(
+            ref.order,
+            ref.start,
+            ref.end,
+            chunk_content(record.source_file, text, ref.start, ref.end),
+        )
+        for ref in record.chunks
+    ]
+
+
+class _WriterGuard:
+    """In-process lock plus a lock file, so two processes never write one data directory."""
+
+    def __init__(self, lock: asyncio.Lock, file_lock: FileLock):
+        self._lock = lock
+        self._file_lock = file_lock
+
+    async def __aenter__(self) -> None:
+        await self._lock.acquire()
+        try:
+            await asyncio.to_thread(self._file_lock.acquire, timeout=30)
+        except Timeout as exc:
+            self._lock.release()
+            raise WriterBusy(
+                f"another process is writing to this data directory ({self._file_lock.lock_file})"
+            ) from exc
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self._file_lock.release()
+        self._lock.release()

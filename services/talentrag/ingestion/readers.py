@@ -1,0 +1,119 @@
+"""Document bytes to plain text: txt, md, pdf (pypdf), docx (python-docx).
+
+Every failure is a ``DocumentError`` whose ``reason`` is one of a few stable words
+(unsupported, unreadable, empty, too_large) so callers can summarise and the HTTP
+API can map them to status codes.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import unicodedata
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".text"}
+SUPPORTED_SUFFIXES = TEXT_SUFFIXES | {".pdf", ".docx"}
+MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
+MIN_TEXT_CHARS = 20
+
+
+class DocumentError(ValueError):
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason = reason
+
+
+def read_document(path: Path) -> str:
+    if path.suffix.lower() not in SUPPORTED_SUFFIXES:
+        raise DocumentError(
+            "unsupported", f"unsupported file type {path.suffix or '(none)'!r}; use {_supported()}"
+        )
+    try:
+        size = path.stat().st_size
+        if size > MAX_DOCUMENT_BYTES:
+            raise DocumentError(
+                "too_large", f"file is {size} bytes; the limit is {MAX_DOCUMENT_BYTES}"
+            )
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DocumentError("unreadable", f"cannot read file: {exc.strerror or exc}") from exc
+    return extract_text(data, path.name)
+
+
+def extract_text(data: bytes, filename: str) -> str:
+    suffix = Path(filename).suffix.lower()
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise DocumentError(
+            "too_large", f"document is {len(data)} bytes; the limit is {MAX_DOCUMENT_BYTES}"
+        )
+    if suffix in TEXT_SUFFIXES:
+        text = _decode_text(data)
+    elif suffix == ".pdf":
+        text = _pdf_text(data)
+    elif suffix == ".docx":
+        text = _docx_text(data)
+    else:
+        raise DocumentError(
+            "unsupported", f"unsupported file type {suffix or '(none)'!r}; use {_supported()}"
+        )
+    text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n")).strip(
+        "\ufeff"
+    )
+    if len(text.strip()) < MIN_TEXT_CHARS:
+        raise DocumentError("empty", "document has no text to index (empty, or only an image/scan)")
+    return text
+
+
+def _supported() -> str:
+    return ", ".join(sorted(SUPPORTED_SUFFIXES))
+
+
+def _decode_text(data: bytes) -> str:
+    if b"\x00" in data[:8192]:
+        raise DocumentError("unreadable", "file looks binary (NUL bytes), not text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252", errors="replace")
+    controls = sum(
+        1 for ch in text[:8192] if unicodedata.category(ch) == "Cc" and ch not in "\n\r\t"
+    )
+    if controls > max(8, len(text[:8192]) // 50) or text.count("\ufffd") > len(text) // 20:
+        raise DocumentError("unreadable", "file is neither UTF-8 nor Windows-1252 text")
+    return text
+
+
+def _pdf_text(data: bytes) -> str:
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:
+            raise DocumentError("unreadable", "PDF is encrypted")
+        pages = [page.extract_text() or "" for page in reader.pages]
+    except DocumentError:
+        raise
+    except (PdfReadError, ValueError, KeyError, TypeError, OSError) as exc:
+        raise DocumentError("unreadable", f"not a readable PDF: {exc}") from exc
+    return "\n\n".join(page.strip() for page in pages)
+
+
+def _docx_text(data: bytes) -> str:
+    import zipfile
+
+    from docx import Document
+    from docx.opc.exceptions import PackageNotFoundError
+
+    try:
+        document = Document(io.BytesIO(data))
+    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as exc:
+        raise DocumentError("unreadable", f"not a readable DOCX: {exc}") from exc
+    lines = [p.text for p in document.paragraphs]
+    for table in document.tables:
+        for row in table.rows:
+            lines.append(" | ".join(cell.text.strip() for cell in row.cells))
+    return "\n".join(lines)

@@ -1,0 +1,58 @@
+"""Wiring: settings -> embedder, vocabulary, stores, LightRAG, ingestor.
+
+Everything a command or adapter needs comes from ``open_knowledge_base``; adapters
+never build components themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import date
+
+from talentrag.config import Settings
+from talentrag.embeddings import Embedder, build_embedder
+from talentrag.gateways.embedded import EmbeddedLightRAG
+from talentrag.ingestion.pipeline import Ingestor
+from talentrag.store import CandidateStore, SQLiteCandidateStore
+from talentrag.vocabulary import SkillNormalizer, Vocabulary, load_vocabulary
+
+
+@dataclass
+class KnowledgeBase:
+    settings: Settings
+    vocabulary: Vocabulary
+    embedder: Embedder
+    store: CandidateStore
+    graph: EmbeddedLightRAG
+    ingestor: Ingestor
+    normalizer: SkillNormalizer
+
+
+@asynccontextmanager
+async def open_knowledge_base(
+    settings: Settings, *, as_of: date | None = None, embedder: Embedder | None = None
+) -> AsyncIterator[KnowledgeBase]:
+    data_dir = settings.data_dir
+    data_dir.mkdir(parents=True, exist_ok=True)
+    vocabulary = load_vocabulary(settings.vocabulary_path)
+    embedder = embedder or build_embedder(settings)
+    store = SQLiteCandidateStore(data_dir / "candidates.sqlite3")
+    graph = EmbeddedLightRAG(data_dir / "lightrag", embedder)
+    await store.open()
+    try:
+        ingestor = Ingestor(
+            store,
+            graph,
+            vocabulary,
+            data_dir / ".write.lock",
+            batch_size=settings.ingest_batch_size,
+            as_of=as_of,
+        )
+        normalizer = SkillNormalizer(vocabulary, embedder, cache_dir=data_dir / "cache")
+        yield KnowledgeBase(settings, vocabulary, embedder, store, graph, ingestor, normalizer)
+    finally:
+        await graph.close()
+        await store.close()
+        await embedder.aclose()

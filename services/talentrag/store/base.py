@@ -1,0 +1,113 @@
+"""The candidate store: the system of record that LightRAG results are joined with.
+
+Writes go through a two-phase protocol so a crash never exposes half a document:
+``stage`` records the new version as *pending* (with the LightRAG ids of the old
+version it replaces), the caller writes LightRAG, then ``commit`` makes it
+*active*. Readers see active rows only; ``pending`` rows are what the next run
+must finish. Deletion is the same with *deleting* rows.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from enum import StrEnum
+
+from talentrag.domain import DocumentRecord, DocumentType
+
+
+class RowStatus(StrEnum):
+    ACTIVE = "active"
+    PENDING = "pending"
+    DELETING = "deleting"
+
+
+@dataclass(frozen=True)
+class StoredVersion:
+    id: str
+    content_hash: str
+    status: RowStatus
+
+
+@dataclass
+class UnfinishedWrite:
+    """A staged change that LightRAG may hold only partly."""
+
+    record: DocumentRecord
+    text: str
+    status: RowStatus
+    stale_chunk_ids: list[str]
+
+
+@dataclass(frozen=True)
+class StoreSummary:
+    candidates: int
+    other_documents: int
+    by_level: dict[str, int]
+    top_skills: list[tuple[str, int]]
+    unfinished: int
+
+
+class CandidateStore(ABC):
+    @abstractmethod
+    async def open(self) -> None: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def versions(self, tenant: str, ids: list[str]) -> dict[str, StoredVersion]:
+        """Hash and status of the stored rows among ``ids``."""
+
+    @abstractmethod
+    async def get(self, tenant: str, document_id: str) -> DocumentRecord | None:
+        """An active document, or None."""
+
+    @abstractmethod
+    async def get_many(self, tenant: str, ids: list[str]) -> dict[str, DocumentRecord]:
+        """Active documents among ``ids``."""
+
+    @abstractmethod
+    async def list(
+        self,
+        tenant: str,
+        document_type: DocumentType | None = DocumentType.CV,
+        limit: int = 100,
+        after_id: str | None = None,
+    ) -> list[DocumentRecord]:
+        """Active documents ordered by id, starting after ``after_id``."""
+
+    @abstractmethod
+    async def stage(
+        self, tenant: str, documents: list[tuple[DocumentRecord, str]]
+    ) -> dict[str, list[str]]:
+        """Record new versions (record, full text) as pending.
+
+        Returns, per id, the LightRAG chunk ids of the versions being replaced.
+        """
+
+    @abstractmethod
+    async def text(self, tenant: str, document_id: str) -> str | None:
+        """The stored full text of a document (any status)."""
+
+    @abstractmethod
+    async def stage_deletion(self, tenant: str, ids: list[str]) -> list[str]:
+        """Mark documents as deleting; return the ids that existed."""
+
+    @abstractmethod
+    async def finish(self, tenant: str, ids: list[str]) -> None:
+        """Pending rows become active; deleting rows disappear."""
+
+    @abstractmethod
+    async def unfinished(self, tenant: str) -> list[UnfinishedWrite]:
+        """Pending and deleting rows left by an interrupted run."""
+
+    @abstractmethod
+    async def holders(self, tenant: str, skills: list[str]) -> dict[str, set[str]]:
+        """Active candidate ids holding each skill (the graph's ground truth, for completeness checks)."""
+
+    @abstractmethod
+    async def summary(self, tenant: str) -> StoreSummary: ...
+
+    @abstractmethod
+    async def tenants(self) -> list[str]: ...

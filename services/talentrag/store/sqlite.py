@@ -1,0 +1,295 @@
+"""SQLite implementation of the candidate store (the embedded default)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+import aiosqlite
+
+from talentrag.domain import DocumentRecord, DocumentType
+from talentrag.store.base import (
+    CandidateStore,
+    RowStatus,
+    StoredVersion,
+    StoreSummary,
+    UnfinishedWrite,
+)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS documents (
+    tenant TEXT NOT NULL,
+    id TEXT NOT NULL,
+    document_type TEXT NOT NULL,
+    name TEXT NOT NULL,
+    source_file TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    level TEXT,
+    years REAL,
+    status TEXT NOT NULL,
+    stale_chunk_ids TEXT NOT NULL DEFAULT '[]',
+    record TEXT NOT NULL,
+    text TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (tenant, id)
+);
+CREATE INDEX IF NOT EXISTS documents_status ON documents (tenant, status);
+CREATE TABLE IF NOT EXISTS document_skills (
+    tenant TEXT NOT NULL,
+    id TEXT NOT NULL,
+    skill TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    confidence REAL NOT NULL,
+    PRIMARY KEY (tenant, id, skill)
+);
+CREATE INDEX IF NOT EXISTS document_skills_skill ON document_skills (tenant, skill);
+"""
+
+
+RECORD_COLUMNS = "record, created_at, updated_at"
+
+
+def _record(row: tuple) -> DocumentRecord:
+    """A stored record with the row's timestamps (created_at survives updates)."""
+    record = DocumentRecord.model_validate_json(row[0])
+    return record.model_copy(
+        update={
+            "created_at": datetime.fromisoformat(row[1]),
+            "updated_at": datetime.fromisoformat(row[2]),
+        }
+    )
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class SQLiteCandidateStore(CandidateStore):
+    def __init__(self, path: Path):
+        self.path = path
+        self._db: aiosqlite.Connection | None = None
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("candidate store is not open")
+        return self._db
+
+    async def open(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = await aiosqlite.connect(self.path)
+        await self._db.execute("PRAGMA journal_mode=WAL")
+        await self._db.execute("PRAGMA synchronous=NORMAL")
+        await self._db.executescript(SCHEMA)
+        await self._db.commit()
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    async def versions(self, tenant: str, ids: list[str]) -> dict[str, StoredVersion]:
+        found: dict[str, StoredVersion] = {}
+        for chunk in _batches(ids):
+            marks = ",".join("?" * len(chunk))
+            async with self.db.execute(
+                f"SELECT id, content_hash, status FROM documents WHERE tenant=? AND id IN ({marks})",
+                [tenant, *chunk],
+            ) as cursor:
+                async for row in cursor:
+                    found[row[0]] = StoredVersion(row[0], row[1], RowStatus(row[2]))
+        return found
+
+    async def get(self, tenant: str, document_id: str) -> DocumentRecord | None:
+        return (await self.get_many(tenant, [document_id])).get(document_id)
+
+    async def get_many(self, tenant: str, ids: list[str]) -> dict[str, DocumentRecord]:
+        found: dict[str, DocumentRecord] = {}
+        for chunk in _batches(ids):
+            marks = ",".join("?" * len(chunk))
+            async with self.db.execute(
+                f"SELECT id, {RECORD_COLUMNS} FROM documents WHERE tenant=? AND status='active' AND id IN ({marks})",
+                [tenant, *chunk],
+            ) as cursor:
+                async for row in cursor:
+                    found[row[0]] = _record(row[1:])
+        return found
+
+    async def list(
+        self,
+        tenant: str,
+        document_type: DocumentType | None = DocumentType.CV,
+        limit: int = 100,
+        after_id: str | None = None,
+    ) -> list[DocumentRecord]:
+        sql = f"SELECT {RECORD_COLUMNS} FROM documents WHERE tenant=? AND status='active'"
+        args: list[object] = [tenant]
+        if document_type is not None:
+            sql += " AND document_type=?"
+            args.append(document_type.value)
+        if after_id is not None:
+            sql += " AND id > ?"
+            args.append(after_id)
+        sql += " ORDER BY id LIMIT ?"
+        args.append(limit)
+        async with self.db.execute(sql, args) as cursor:
+            return [_record(row) async for row in cursor]
+
+    async def stage(
+        self, tenant: str, documents: list[tuple[DocumentRecord, str]]
+    ) -> dict[str, list[str]]:
+        now = _now()
+        records = [record for record, _ in documents]
+        old_chunks = await self._chunk_ids(tenant, [r.id for r in records])
+        rows, skill_rows, stale = [], [], {}
+        for record, text in documents:
+            stale[record.id] = _stale(old_chunks.get(record.id, []), record)
+            record = record.model_copy(update={"tenant": tenant})
+            rows.append((
+                tenant, record.id, record.document_type.value, record.name, record.source_file,
+                record.content_hash, record.level.value if record.level else None, record.years,
+                RowStatus.PENDING.value, json.dumps(stale[record.id]),
+                record.model_dump_json(), text, now, now,
+            ))  # fmt: skip
+            skill_rows += [
+                (tenant, record.id, s.skill, s.kind.value, s.confidence) for s in record.skills
+            ]
+        await self.db.executemany(
+            """INSERT INTO documents (tenant, id, document_type, name, source_file, content_hash,
+                   level, years, status, stale_chunk_ids, record, text, created_at, updated_at)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+               ON CONFLICT (tenant, id) DO UPDATE SET
+                   document_type=excluded.document_type, name=excluded.name,
+                   source_file=excluded.source_file, content_hash=excluded.content_hash,
+                   level=excluded.level, years=excluded.years, status=excluded.status,
+                   stale_chunk_ids=excluded.stale_chunk_ids,
+                   record=excluded.record, text=excluded.text, updated_at=excluded.updated_at""",
+            rows,
+        )
+        await self.db.executemany(
+            "DELETE FROM document_skills WHERE tenant=? AND id=?", [(tenant, r.id) for r in records]
+        )
+        await self.db.executemany("INSERT INTO document_skills VALUES (?,?,?,?,?)", skill_rows)
+        await self.db.commit()
+        return stale
+
+    async def text(self, tenant: str, document_id: str) -> str | None:
+        async with self.db.execute(
+            "SELECT text FROM documents WHERE tenant=? AND id=?", [tenant, document_id]
+        ) as cursor:
+            row = await cursor.fetchone()
+        return row[0] if row else None
+
+    async def _chunk_ids(self, tenant: str, ids: list[str]) -> dict[str, list[str]]:
+        """LightRAG chunk ids of the active versions (what a new version replaces)."""
+        found: dict[str, list[str]] = {}
+        for chunk in _batches(ids):
+            marks = ",".join("?" * len(chunk))
+            async with self.db.execute(
+                f"SELECT id, record, stale_chunk_ids FROM documents WHERE tenant=? AND id IN ({marks})",
+                [tenant, *chunk],
+            ) as cursor:
+                async for row in cursor:
+                    record = DocumentRecord.model_validate_json(row[1])
+                    found[row[0]] = [c.chunk_id for c in record.chunks] + json.loads(row[2])
+        return found
+
+    async def stage_deletion(self, tenant: str, ids: list[str]) -> list[str]:
+        existing = list((await self.versions(tenant, ids)).keys())
+        await self.db.executemany(
+            "UPDATE documents SET status='deleting', updated_at=? WHERE tenant=? AND id=?",
+            [(_now(), tenant, i) for i in existing],
+        )
+        await self.db.commit()
+        return existing
+
+    async def finish(self, tenant: str, ids: list[str]) -> None:
+        for chunk in _batches(ids):
+            marks = ",".join("?" * len(chunk))
+            args = [tenant, *chunk]
+            await self.db.execute(
+                f"DELETE FROM document_skills WHERE tenant=? AND id IN ({marks}) AND id IN "
+                f"(SELECT id FROM documents WHERE tenant=? AND status='deleting')",
+                [*args, tenant],
+            )
+            await self.db.execute(
+                f"DELETE FROM documents WHERE tenant=? AND id IN ({marks}) AND status='deleting'",
+                args,
+            )
+            await self.db.execute(
+                f"UPDATE documents SET status='active', stale_chunk_ids='[]' "
+                f"WHERE tenant=? AND id IN ({marks}) AND status='pending'",
+                args,
+            )
+        await self.db.commit()
+
+    async def unfinished(self, tenant: str) -> list[UnfinishedWrite]:
+        async with self.db.execute(
+            "SELECT record, text, status, stale_chunk_ids FROM documents "
+            "WHERE tenant=? AND status!='active' ORDER BY id",
+            [tenant],
+        ) as cursor:
+            return [
+                UnfinishedWrite(
+                    DocumentRecord.model_validate_json(r[0]),
+                    r[1],
+                    RowStatus(r[2]),
+                    json.loads(r[3]),
+                )
+                async for r in cursor
+            ]
+
+    async def holders(self, tenant: str, skills: list[str]) -> dict[str, set[str]]:
+        result: dict[str, set[str]] = {skill: set() for skill in skills}
+        for chunk in _batches(skills):
+            marks = ",".join("?" * len(chunk))
+            async with self.db.execute(
+                f"""SELECT s.skill, s.id FROM document_skills s JOIN documents d
+                    ON d.tenant=s.tenant AND d.id=s.id
+                    WHERE s.tenant=? AND s.skill IN ({marks}) AND d.status='active' AND d.document_type='cv'""",
+                [tenant, *chunk],
+            ) as cursor:
+                async for skill, document_id in cursor:
+                    result[skill].add(document_id)
+        return result
+
+    async def summary(self, tenant: str) -> StoreSummary:
+        counts: Counter[str] = Counter()
+        levels: Counter[str] = Counter()
+        async with self.db.execute(
+            "SELECT document_type, level, status, COUNT(*) FROM documents WHERE tenant=? GROUP BY 1,2,3",
+            [tenant],
+        ) as cursor:
+            async for document_type, level, status, n in cursor:
+                if status != "active":
+                    counts["unfinished"] += n
+                elif document_type == DocumentType.CV.value:
+                    counts["cv"] += n
+                    levels[level or "unknown"] += n
+                else:
+                    counts["other"] += n
+        async with self.db.execute(
+            """SELECT s.skill, COUNT(*) FROM document_skills s JOIN documents d ON d.tenant=s.tenant
+               AND d.id=s.id WHERE s.tenant=? AND d.status='active' AND d.document_type='cv'
+               GROUP BY s.skill ORDER BY 2 DESC, 1 LIMIT 10""",
+            [tenant],
+        ) as cursor:
+            top = [(skill, n) async for skill, n in cursor]
+        return StoreSummary(counts["cv"], counts["other"], dict(levels), top, counts["unfinished"])
+
+    async def tenants(self) -> list[str]:
+        async with self.db.execute("SELECT DISTINCT tenant FROM documents ORDER BY 1") as cursor:
+            return [row[0] async for row in cursor]
+
+
+def _stale(old_chunk_ids: list[str], record: DocumentRecord) -> list[str]:
+    """Chunks of earlier (possibly half-written) versions that the new one does not reuse."""
+    keep = {c.chunk_id for c in record.chunks}
+    return sorted({c for c in old_chunk_ids if c not in keep})
+
+
+def _batches(items: list[str], size: int = 500) -> list[list[str]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]

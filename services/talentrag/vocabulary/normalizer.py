@@ -1,0 +1,175 @@
+"""Map any skill string a recruiter or a graph gives us to canonical skills.
+
+Order of trust: the curated vocabulary (exact name, alias, then what the skill
+implies and what it is related to), and only for strings the vocabulary does not
+know, embedding nearest neighbours. MiniLM is weak on jargon (cos(K8s, Kubernetes)
+= 0.48), so a neighbour is accepted by its rank and its margin over the runner-up,
+not by one fixed cosine threshold.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from talentrag.domain import MatchKind, SkillMatch
+from talentrag.embeddings.base import Embedder
+from talentrag.vocabulary.tokens import token_key
+from talentrag.vocabulary.vocabulary import Vocabulary
+
+log = logging.getLogger(__name__)
+
+CONFIDENCE = {MatchKind.EXACT: 1.0, MatchKind.ALIAS: 0.95, MatchKind.IMPLIED: 0.9}
+RELATED_CONFIDENCE = 0.5
+
+
+@dataclass(frozen=True)
+class SemanticPolicy:
+    """When an embedding neighbour counts as the same skill.
+
+    Accept the best skill when its cosine clears ``floor`` AND it leads the
+    runner-up skill by ``margin``; or when it clears ``sure`` regardless.
+    """
+
+    floor: float = 0.55
+    margin: float = 0.06
+    sure: float = 0.80
+    max_related: int = 2
+
+
+class SkillNormalizer:
+    def __init__(
+        self,
+        vocabulary: Vocabulary,
+        embedder: Embedder | None = None,
+        cache_dir: Path | None = None,
+        policy: SemanticPolicy | None = None,
+    ):
+        self.vocabulary = vocabulary
+        self._embedder = embedder
+        self._cache_dir = cache_dir
+        self.policy = policy or SemanticPolicy()
+        self._labels: list[str] = []
+        self._label_skills: list[str] = []
+        self._label_vectors: np.ndarray | None = None
+        self._index_lock = asyncio.Lock()
+
+    # -- vocabulary look-ups (no embeddings) --------------------------------------
+    def lookup(self, text: str) -> SkillMatch | None:
+        """Exact name or alias, case-insensitively (recruiters type "go" for Go)."""
+        surfaces = self.vocabulary.surfaces.get(token_key(text))
+        if not surfaces:
+            return None
+        surface = surfaces[0]
+        kind = MatchKind.ALIAS if surface.is_alias else MatchKind.EXACT
+        return SkillMatch(skill=surface.skill, kind=kind, confidence=CONFIDENCE[kind], via=text)
+
+    def expand(self, primary: SkillMatch) -> list[SkillMatch]:
+        """The primary match, what it implies, and its partial-credit neighbours."""
+        matches = [primary]
+        seen = {primary.skill}
+        for implied in self.vocabulary.implied_closure[primary.skill]:
+            seen.add(implied)
+            matches.append(
+                SkillMatch(
+                    skill=implied,
+                    kind=MatchKind.IMPLIED,
+                    confidence=CONFIDENCE[MatchKind.IMPLIED] * primary.confidence,
+                    via=primary.skill,
+                )
+            )
+        for related in self.vocabulary.related_map[primary.skill]:
+            if related not in seen:
+                seen.add(related)
+                matches.append(
+                    SkillMatch(
+                        skill=related,
+                        kind=MatchKind.RELATED,
+                        confidence=RELATED_CONFIDENCE * primary.confidence,
+                        via=primary.skill,
+                    )
+                )
+        return matches
+
+    # -- full normalisation ----------------------------------------------------------
+    async def normalize(self, text: str) -> list[SkillMatch]:
+        """Canonical skills for ``text``, the best first; empty when nothing is close."""
+        text = text.strip()
+        if not text:
+            return []
+        primary = self.lookup(text)
+        if primary is None:
+            primary = await self.nearest(text)
+        return self.expand(primary) if primary else []
+
+    async def nearest(self, text: str) -> SkillMatch | None:
+        """Embedding fallback judged by rank and margin."""
+        if self._embedder is None:
+            return None
+        ranked = await self.rank_skills(text, top=2)
+        if not ranked:
+            return None
+        (best, best_score), runner_up = ranked[0], ranked[1] if len(ranked) > 1 else ("", 0.0)
+        lead = best_score - runner_up[1]
+        accepted = best_score >= self.policy.sure or (
+            best_score >= self.policy.floor and lead >= self.policy.margin
+        )
+        log.debug(
+            "semantic %r -> %s %.3f (lead %.3f) accepted=%s", text, best, best_score, lead, accepted
+        )
+        if not accepted:
+            return None
+        confidence = float(np.clip(0.5 + (best_score - self.policy.floor) + lead, 0.3, 0.85))
+        return SkillMatch(
+            skill=best, kind=MatchKind.SEMANTIC, confidence=round(confidence, 3), via=text
+        )
+
+    async def rank_skills(self, text: str, top: int = 5) -> list[tuple[str, float]]:
+        """Skills by best cosine of any of their spellings to ``text``."""
+        vectors = await self._index()
+        query = (await self._embedder.embed([text]))[0]
+        scores = vectors @ query
+        best: dict[str, float] = {}
+        for index in np.argsort(-scores):
+            skill = self._label_skills[index]
+            if skill not in best:
+                best[skill] = float(scores[index])
+                if len(best) == top:
+                    break
+        return list(best.items())
+
+    async def _index(self) -> np.ndarray:
+        async with self._index_lock:
+            if self._label_vectors is None:
+                self._labels, self._label_skills = self._label_table()
+                self._label_vectors = await self._load_or_embed(self._labels)
+            return self._label_vectors
+
+    def _label_table(self) -> tuple[list[str], list[str]]:
+        labels, skills = [], []
+        for name, spec in self.vocabulary.skills.items():
+            for text in [name, *spec.aliases, self.vocabulary.describe(name)]:
+                labels.append(text)
+                skills.append(name)
+        return labels, skills
+
+    async def _load_or_embed(self, labels: list[str]) -> np.ndarray:
+        cache = None
+        if self._cache_dir is not None:
+            model = self._embedder.name.replace("/", "_").replace(":", "_")
+            cache = self._cache_dir / f"vocabulary-{self.vocabulary.fingerprint}-{model}.npy"
+            if cache.is_file():
+                vectors = np.load(cache)
+                if vectors.shape == (len(labels), self._embedder.dim):
+                    return vectors
+        vectors = await self._embedder.embed(labels)
+        if cache is not None:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache.with_suffix(".tmp.npy")
+            np.save(tmp, vectors)
+            tmp.replace(cache)
+        return vectors

@@ -1,0 +1,29 @@
+"""The one tokeniser shared by vocabulary aliases and CV text.
+
+Aliases and text must be split the same way or a listed spelling could never
+match: runs of letters/digits, a trailing ``+``/``#`` kept (C++, C#), a leading
+``.`` kept when it starts a word (.NET). Everything else separates tokens, so
+"CI/CD" == "CI CD" and "Node.js" == "node js".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+TOKEN = re.compile(r"(?<![^\W_])\.[^\W_]+|[^\W_]+(?:\+\+|\+|#)?")
+
+
+class Token(NamedTuple):
+    text: str
+    start: int
+    end: int
+
+
+def tokenize(text: str) -> list[Token]:
+    return [Token(m.group(), m.start(), m.end()) for m in TOKEN.finditer(text)]
+
+
+def token_key(text: str) -> tuple[str, ...]:
+    """Case-folded token sequence: the identity of an alias."""
+    return tuple(t.text.casefold() for t in tokenize(text))
