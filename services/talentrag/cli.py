@@ -41,27 +41,37 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument("--tenant", help="tenant / LightRAG workspace (env TALENTRAG_TENANT)")
     common.add_argument("-v", "--verbose", action="store_true", help="debug logging")
 
-    parser = argparse.ArgumentParser(prog="talentrag", description="Candidate search over a LightRAG knowledge graph.")
+    parser = argparse.ArgumentParser(
+        prog="talentrag", description="Candidate search over a LightRAG knowledge graph."
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
-    ingest = commands.add_parser("ingest", parents=[common], help="ingest CVs or other documents (files or folders)")
+    ingest = commands.add_parser(
+        "ingest", parents=[common], help="ingest CVs or other documents (files or folders)"
+    )
     ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     ingest.add_argument(
         "--document-type", default="cv", choices=[t.value for t in DocumentType],
         help="type of every document given (default cv; other types are never candidates)",
     )  # fmt: skip
-    ingest.add_argument("--as-of", type=date.fromisoformat, help="date that 'present' means (default today)")
+    ingest.add_argument(
+        "--as-of", type=date.fromisoformat, help="date that 'present' means (default today)"
+    )
     ingest.add_argument("--quiet", action="store_true", help="no progress bar")
 
     candidates = commands.add_parser("candidates", parents=[common], help="list candidate profiles")
     candidates.add_argument("--json", action="store_true", help="print JSON")
     candidates.add_argument("--limit", type=int, default=1000)
 
-    candidate = commands.add_parser("candidate", parents=[common], help="show one candidate with skills and evidence")
+    candidate = commands.add_parser(
+        "candidate", parents=[common], help="show one candidate with skills and evidence"
+    )
     candidate.add_argument("id")
     candidate.add_argument("--json", action="store_true", help="print JSON")
 
-    delete = commands.add_parser("delete", parents=[common], help="delete documents from both stores")
+    delete = commands.add_parser(
+        "delete", parents=[common], help="delete documents from both stores"
+    )
     delete.add_argument("ids", nargs="+")
 
     commands.add_parser("summary", parents=[common], help="summarise the knowledge base")
@@ -134,9 +144,9 @@ async def _candidates(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _profile(record: DocumentRecord) -> dict:
-    return record.model_dump(mode="json", include={"id", "name", "source_file", "level", "years", "field"}) | {
-        "skills": record.skill_names()
-    }
+    return record.model_dump(
+        mode="json", include={"id", "name", "source_file", "level", "years", "field"}
+    ) | {"skills": record.skill_names()}
 
 
 async def _candidate(args: argparse.Namespace, settings: Settings) -> int:
@@ -148,17 +158,28 @@ async def _candidate(args: argparse.Namespace, settings: Settings) -> int:
         print(record.model_dump_json(indent=2))
         return 0
     console.print(f"[bold]{record.name}[/bold]  ({record.id}, {record.source_file})")
-    years = f"{record.years:g} years in {record.field}" if record.years is not None else "years unknown"
+    years = (
+        f"{record.years:g} years in {record.field}" if record.years is not None else "years unknown"
+    )
     console.print(f"level: {record.level} ({record.level_source}; {years})")
     for role in record.roles:
-        console.print(f"  role: {role.title} {role.start or ''} - {role.end or ''} ({role.years:g} y, {role.field})")
+        console.print(
+            f"  role: {role.title} {role.start or ''} - {role.end or ''} ({role.years:g} y, {role.field})"
+        )
     table = Table("skill", "kind", "conf", "evidence")
     for held in record.skills:
         ev = held.evidence[0] if held.evidence else None
-        table.add_row(held.skill, held.kind.value, f"{held.confidence:.2f}", f"[{ev.start}-{ev.end}] {ev.text[:90]}" if ev else "")
+        table.add_row(
+            held.skill,
+            held.kind.value,
+            f"{held.confidence:.2f}",
+            f"[{ev.start}-{ev.end}] {ev.text[:90]}" if ev else "",
+        )
     console.print(table)
     for rejected in record.rejected:
-        console.print(f"  not held ({rejected.reason}): {rejected.skill} — {rejected.evidence.text[:90]}")
+        console.print(
+            f"  not held ({rejected.reason}): {rejected.skill} — {rejected.evidence.text[:90]}"
+        )
     return 0
 
 
@@ -166,7 +187,9 @@ async def _delete(args: argparse.Namespace, settings: Settings) -> int:
     async with open_knowledge_base(settings) as kb:
         removed = await kb.ingestor.delete(settings.tenant, args.ids)
     missing = sorted(set(args.ids) - set(removed))
-    console.print(f"deleted {len(removed)}" + (f"; not found: {', '.join(missing)}" if missing else ""))
+    console.print(
+        f"deleted {len(removed)}" + (f"; not found: {', '.join(missing)}" if missing else "")
+    )
     return 0 if not missing else 1
 
 
@@ -174,7 +197,9 @@ async def _summary(_args: argparse.Namespace, settings: Settings) -> int:
     async with open_knowledge_base(settings) as kb:
         summary = await kb.store.summary(settings.tenant)
     console.print(f"knowledge base {settings.data_dir} (tenant {settings.tenant})")
-    console.print(f"  candidates: {summary.candidates}   other documents: {summary.other_documents}")
+    console.print(
+        f"  candidates: {summary.candidates}   other documents: {summary.other_documents}"
+    )
     levels = ", ".join(f"{k} {v}" for k, v in sorted(summary.by_level.items()))
     console.print(f"  levels: {levels or '-'}")
     console.print(f"  top skills: {', '.join(f'{s} ({n})' for s, n in summary.top_skills) or '-'}")
@@ -194,7 +219,10 @@ COMMANDS = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
     try:
         return asyncio.run(COMMANDS[args.command](args, _settings(args)))
     except (UsageError, VocabularyError, WriterBusy) as exc:

@@ -33,7 +33,7 @@ ASPIRATION = re.compile(
     re.IGNORECASE,
 )
 TRAILING_ASPIRATION = re.compile(
-    r"^\s*[(\[]\s*(?:currently\s+)?(?:learning|studying|in progress|beginner,?\s*learning)\s*[)\]]",
+    r"\s*[(\[]\s*(?:currently\s+)?(?:learning|studying|in progress|beginner,?\s*learning)\s*[)\]]",
     re.IGNORECASE,
 )
 CLAUSE_BREAK = re.compile(
@@ -126,7 +126,9 @@ def _rejection_reason(
 
 def _last_cue(text: str, start: int, end: int, mentions: list[Mention]) -> tuple[str, int] | None:
     def outside_mentions(m: re.Match[str]) -> bool:
-        return not any(x.start <= m.start() < x.end for x in mentions)
+        # "(learning)" after a skill qualifies that skill only (TRAILING_ASPIRATION)
+        closes_parenthesis = text[m.end() : m.end() + 3].lstrip()[:1] in (")", "]")
+        return not closes_parenthesis and not any(x.start <= m.start() < x.end for x in mentions)
 
     cues = [("negated", m) for m in NEGATION.finditer(text, start, end) if outside_mentions(m)]
     cues += [

@@ -1,0 +1,95 @@
+from datetime import date
+
+from talentrag.domain import ExperienceLevel
+from talentrag.ingestion.cv_parser import level_for_years, parse_cv, split_sections
+from talentrag.vocabulary import Vocabulary
+
+AS_OF = date(2026, 11, 1)
+
+MARKDOWN_CV = """# Jane Doe
+jane@example.com | Berlin
+
+## Summary
+Platform engineer.
+
+## Experience
+### Senior DevOps Engineer, Acme | Jan 2019 – Present
+- Deployed services on EKS with Helm charts.
+
+### Software Engineer, Foo | 2016 - 2018
+- Django APIs on Postgres.
+
+## Education
+BSc Computer Science, 2010 – 2016
+"""
+
+CAREER_CHANGER = """Tom Baker
+
+EXPERIENCE
+Junior Software Developer — Startup Ltd — Feb 2024 – Present
+Built React front ends in TypeScript.
+
+Secondary School Teacher — Hill School — Sep 2012 – Aug 2023
+Lesson planning and classroom management for maths classes.
+
+EDUCATION
+PGCE, 2011 – 2012
+"""
+
+MISLEADING_TITLE = """Name: Ana Lima
+Email: ana@example.com
+
+Work Experience
+Senior Developer at Shop Co (Mar 2022 – Present)
+Python and Django.
+"""
+
+
+def test_markdown_cv(vocabulary: Vocabulary):
+    parsed = parse_cv(MARKDOWN_CV, vocabulary, AS_OF)
+    assert parsed.name == "Jane Doe"
+    assert [r.title for r in parsed.roles] == ["Senior DevOps Engineer", "Software Engineer"]
+    assert parsed.field == "technology"
+    assert parsed.level is ExperienceLevel.SENIOR
+    assert 9.5 < parsed.years < 10.2  # 2019-01..2026-11 plus 2016-07..2018-07; education ignored
+
+
+def test_career_changer_counts_only_the_new_field(vocabulary: Vocabulary):
+    parsed = parse_cv(CAREER_CHANGER, vocabulary, AS_OF)
+    assert parsed.name == "Tom Baker"
+    assert {r.field for r in parsed.roles} == {"technology", "education"}
+    assert parsed.field == "technology"
+    assert 2.6 < parsed.years < 2.8
+    assert parsed.level is ExperienceLevel.JUNIOR
+
+
+def test_years_decide_over_a_senior_title(vocabulary: Vocabulary):
+    parsed = parse_cv(MISLEADING_TITLE, vocabulary, AS_OF)
+    assert parsed.name == "Ana Lima"
+    assert parsed.level is ExperienceLevel.MID
+    assert parsed.level_source == "years"
+
+
+def test_title_decides_without_any_dates(vocabulary: Vocabulary):
+    parsed = parse_cv("Sam Reed\nLead Data Engineer\nSpark, Kafka, Airflow.", vocabulary, AS_OF)
+    assert parsed.level is ExperienceLevel.SENIOR
+    assert parsed.level_source == "title"
+
+
+def test_summary_claim_when_roles_have_no_dates(vocabulary: Vocabulary):
+    parsed = parse_cv(
+        "Sam Reed\n\nSUMMARY\nNurse with 4 years of experience in ICU care.", vocabulary, AS_OF
+    )
+    assert parsed.years == 4.0 and parsed.level is ExperienceLevel.MID
+
+
+def test_level_thresholds():
+    assert level_for_years(2.99) is ExperienceLevel.JUNIOR
+    assert level_for_years(3.0) is ExperienceLevel.MID
+    assert level_for_years(6.0) is ExperienceLevel.MID
+    assert level_for_years(6.01) is ExperienceLevel.SENIOR
+
+
+def test_sections():
+    kinds = [s.kind for s in split_sections(MARKDOWN_CV)]
+    assert kinds == ["header", "summary", "experience", "education"]

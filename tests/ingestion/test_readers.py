@@ -1,0 +1,85 @@
+from pathlib import Path
+
+import pytest
+
+from talentrag.ingestion.readers import DocumentError, extract_text, read_document
+
+CV = "Jane Doe\nSenior engineer. Python, Kubernetes and Terraform since 2015."
+
+
+def test_plain_text_and_markdown(tmp_path: Path):
+    (tmp_path / "a.txt").write_text(CV)
+    (tmp_path / "b.md").write_text(f"# {CV}")
+    assert "Kubernetes" in read_document(tmp_path / "a.txt")
+    assert read_document(tmp_path / "b.md").startswith("# Jane Doe")
+
+
+def test_windows_1252_text_is_decoded(tmp_path: Path):
+    (tmp_path / "a.txt").write_bytes(
+        "Zoë Müller — Python développeuse, 2019–present".encode("cp1252")
+    )
+    assert "Müller" in read_document(tmp_path / "a.txt")
+
+
+def test_pdf(tmp_path: Path):
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("helvetica", size=11)
+    for line in CV.splitlines():
+        pdf.cell(0, 8, line, new_x="LMARGIN", new_y="NEXT")
+    path = tmp_path / "cv.pdf"
+    pdf.output(str(path))
+    text = read_document(path)
+    assert "Kubernetes" in text and "Jane Doe" in text
+
+
+def test_docx_with_table(tmp_path: Path):
+    from docx import Document
+
+    document = Document()
+    document.add_heading("Jane Doe", 0)
+    document.add_paragraph("Senior engineer with Python and Kubernetes.")
+    table = document.add_table(rows=1, cols=2)
+    table.rows[0].cells[0].text = "Skills"
+    table.rows[0].cells[1].text = "Terraform, AWS"
+    path = tmp_path / "cv.docx"
+    document.save(str(path))
+    text = read_document(path)
+    assert "Kubernetes" in text and "Terraform, AWS" in text
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "reason"),
+    [
+        ("empty.txt", b"", "empty"),
+        ("blank.md", b"   \n\n  ", "empty"),
+        ("binary.txt", b"\x00\x01\x02\x03PK\x00", "unreadable"),
+        ("broken.pdf", b"%PDF-1.4 this is not really a pdf", "unreadable"),
+        ("broken.docx", b"PK not a zip", "unreadable"),
+        ("sheet.xlsx", b"whatever", "unsupported"),
+        ("noext", b"whatever", "unsupported"),
+    ],
+)
+def test_bad_files_raise_document_error_with_reason(
+    tmp_path: Path, name: str, content: bytes, reason: str
+):
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(DocumentError) as info:
+        read_document(path)
+    assert info.value.reason == reason
+    assert str(info.value)
+
+
+def test_missing_file_is_unreadable(tmp_path: Path):
+    with pytest.raises(DocumentError) as info:
+        read_document(tmp_path / "gone.txt")
+    assert info.value.reason == "unreadable"
+
+
+def test_oversized_upload_is_refused():
+    with pytest.raises(DocumentError) as info:
+        extract_text(b"a" * (11 * 1024 * 1024), "big.txt")
+    assert info.value.reason == "too_large"
