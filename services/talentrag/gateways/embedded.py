@@ -58,6 +58,31 @@ class GraphWrite:
     )
 
 
+# LightRAG keeps its in-memory stores in process-global dicts keyed by workspace,
+# not by working directory: two data directories open at once in one process would
+# silently share (and overwrite) each other's data. Guard against that, and reset
+# the shared state when the last instance closes so a re-open reads the files.
+_OPEN_WORKSPACES: dict[str, Path] = {}
+
+
+def _claim_workspace(tenant: str, working_dir: Path) -> None:
+    owner = _OPEN_WORKSPACES.setdefault(tenant, working_dir.resolve())
+    if owner != working_dir.resolve():
+        raise RuntimeError(
+            f"workspace {tenant!r} is already open from {owner}; LightRAG allows one data "
+            "directory per workspace in a process"
+        )
+
+
+def _release_workspaces(tenants: list[str]) -> None:
+    for tenant in tenants:
+        _OPEN_WORKSPACES.pop(tenant, None)
+    if not _OPEN_WORKSPACES:
+        from lightrag.kg.shared_storage import finalize_share_data
+
+        finalize_share_data()
+
+
 class EmbeddedLightRAG:
     def __init__(self, working_dir: Path, embedder: Embedder, cosine_threshold: float = 0.2):
         self.working_dir = working_dir
@@ -80,6 +105,7 @@ class EmbeddedLightRAG:
 
         logging.getLogger("lightrag").setLevel(logging.WARNING)  # its import sets INFO
         self.working_dir.mkdir(parents=True, exist_ok=True)
+        _claim_workspace(tenant, self.working_dir)
         embedder = self.embedder
 
         async def embed(texts: list[str], **_kwargs: Any) -> Any:
@@ -155,4 +181,6 @@ class EmbeddedLightRAG:
         async with self._lock:
             for rag in self._instances.values():
                 await rag.finalize_storages()
+            if self._instances:
+                _release_workspaces(list(self._instances))
             self._instances.clear()
