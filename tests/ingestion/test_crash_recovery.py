@@ -14,7 +14,6 @@ from talentrag.config import Settings
 from talentrag.domain import DocumentType
 from talentrag.ingestion.graph import document_entity, level_entity
 from talentrag.runtime import open_knowledge_base
-
 from tests.conftest import AS_OF
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "corpus"
