@@ -1,0 +1,98 @@
+"""The talentrag command as a user runs it (a real process each time)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures" / "corpus"
+
+
+def _run(*args: str, data_dir: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "talentrag.cli", *args, "--data-dir", str(data_dir)]
+    environment = os.environ | {"TALENTRAG_EMBEDDER": "hashing"} | (env or {})
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, env=environment)
+
+
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory) -> Path:
+    data_dir = tmp_path_factory.mktemp("cli") / "kb"
+    corpus = data_dir.parent / "in"
+    shutil.copytree(FIXTURES, corpus)
+    (corpus / "notes.xlsx").write_bytes(b"PK\x03\x04")
+    jd = corpus / "jd-platform-engineer.md"
+    shutil.move(jd, data_dir.parent / jd.name)
+    result = _run("ingest", str(corpus), "--as-of", "2026-11-01", data_dir=data_dir)
+    assert result.returncode == 0, result.stderr
+    assert "6 files: 5 ingested, 0 updated, 0 skipped, 1 failed" in result.stdout
+    assert "notes.xlsx: unsupported" in result.stdout
+    result = _run("ingest", str(data_dir.parent / jd.name), "--document-type", "job_description", data_dir=data_dir)
+    assert "1 ingested" in result.stdout
+    return data_dir
+
+
+def test_candidates_json_lists_profiles_with_source_files(loaded: Path):
+    result = _run("candidates", "--json", data_dir=loaded)
+    profiles = json.loads(result.stdout)
+    assert [p["id"] for p in profiles] == ["jane-doe", "lena-fischer", "maria-santos", "omar-haddad", "tom-baker"]
+    assert all(p["source_file"] for p in profiles)
+    levels = {p["id"]: p["level"] for p in profiles}
+    assert levels == {"jane-doe": "senior", "lena-fischer": "junior", "maria-santos": "senior",
+                      "omar-haddad": "senior", "tom-baker": "junior"}  # fmt: skip
+
+
+def test_candidate_shows_skills_evidence_and_level(loaded: Path):
+    record = json.loads(_run("candidate", "maria-santos", "--json", data_dir=loaded).stdout)
+    assert record["source_file"] == "maria-santos.txt"
+    assert record["level"] == "senior"
+    skills = {s["skill"]: s for s in record["skills"]}
+    assert "Wound Care" in skills
+    evidence = skills["Wound Care"]["evidence"][0]
+    assert evidence["source_file"] == "maria-santos.txt" and evidence["end"] > evidence["start"]
+    human = _run("candidate", "maria-santos", data_dir=loaded).stdout
+    assert "Maria Santos" in human and "Wound Care" in human
+
+
+def test_summary(loaded: Path):
+    out = _run("summary", data_dir=loaded).stdout
+    assert "candidates: 5" in out and "other documents: 1" in out
+
+
+def test_second_ingest_is_fast_and_skips(loaded: Path):
+    result = _run("ingest", str(FIXTURES / "jane-doe.md"), "--as-of", "2026-11-01", data_dir=loaded)
+    assert "1 skipped" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("candidate", "nobody"), "no candidate with id 'nobody'"),
+        (("ingest", "/does/not/exist"), "no such file or folder"),
+        (("candidates", "--tenant", "Bad Tenant!"), "tenant 'Bad Tenant!' is invalid"),
+        (("candidate", "jd-platform-engineer"), "no candidate with id"),
+    ],
+)
+def test_user_errors_are_one_line_without_traceback(loaded: Path, args, message):
+    result = _run(*args, data_dir=loaded)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_broken_vocabulary_is_reported(loaded: Path, tmp_path: Path):
+    bad = tmp_path / "skills.yaml"
+    bad.write_text("version: 1\nfields: {}\ncategories: {}\nskills: [{name: X}]\n")
+    result = _run("summary", data_dir=loaded, env={"TALENTRAG_VOCABULARY_PATH": str(bad)})
+    assert result.returncode == 2 and "category" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_installed_console_script():
+    script = Path(sys.executable).parent / "talentrag"
+    result = subprocess.run([str(script), "--help"], capture_output=True, text=True)
+    assert result.returncode == 0 and "ingest" in result.stdout
