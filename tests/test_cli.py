@@ -32,7 +32,13 @@ def loaded(tmp_path_factory) -> Path:
     assert result.returncode == 0, result.stderr
     assert "6 files: 5 ingested, 0 updated, 0 skipped, 1 failed" in result.stdout
     assert "notes.xlsx: unsupported" in result.stdout
-    result = _run("ingest", str(data_dir.parent / jd.name), "--document-type", "job_description", data_dir=data_dir)
+    result = _run(
+        "ingest",
+        str(data_dir.parent / jd.name),
+        "--document-type",
+        "job_description",
+        data_dir=data_dir,
+    )
     assert "1 ingested" in result.stdout
     return data_dir
 
@@ -40,7 +46,13 @@ def loaded(tmp_path_factory) -> Path:
 def test_candidates_json_lists_profiles_with_source_files(loaded: Path):
     result = _run("candidates", "--json", data_dir=loaded)
     profiles = json.loads(result.stdout)
-    assert [p["id"] for p in profiles] == ["jane-doe", "lena-fischer", "maria-santos", "omar-haddad", "tom-baker"]
+    assert [p["id"] for p in profiles] == [
+        "jane-doe",
+        "lena-fischer",
+        "maria-santos",
+        "omar-haddad",
+        "tom-baker",
+    ]
     assert all(p["source_file"] for p in profiles)
     levels = {p["id"]: p["level"] for p in profiles}
     assert levels == {"jane-doe": "senior", "lena-fischer": "junior", "maria-santos": "senior",
@@ -89,7 +101,14 @@ def test_broken_vocabulary_is_reported(loaded: Path, tmp_path: Path):
     bad = tmp_path / "skills.yaml"
     bad.write_text("version: 1\nfields: {}\ncategories: {}\nskills: [{name: X}]\n")
     result = _run("summary", data_dir=loaded, env={"TALENTRAG_VOCABULARY_PATH": str(bad)})
-    assert result.returncode == 2 and "category" in result.stderr and "Traceback" not in result.stderr
+    assert (
+        result.returncode == 2 and "category" in result.stderr and "Traceback" not in result.stderr
+    )
+
+
+def test_another_embedder_on_the_same_data_dir_is_refused(loaded: Path):
+    result = _run("summary", data_dir=loaded, env={"TALENTRAG_EMBEDDER": "minilm"})
+    assert result.returncode == 2 and "was built with embedder hashing-256" in result.stderr
 
 
 def test_installed_console_script():

@@ -24,7 +24,7 @@ from rich.table import Table
 from talentrag.config import Settings
 from talentrag.domain import DocumentRecord, DocumentType
 from talentrag.ingestion.pipeline import IngestResult, Outcome, WriterBusy, expand_paths
-from talentrag.runtime import open_knowledge_base
+from talentrag.runtime import DataDirMismatch, open_knowledge_base
 from talentrag.vocabulary import VocabularyError
 
 console = Console()
@@ -225,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         return asyncio.run(COMMANDS[args.command](args, _settings(args)))
-    except (UsageError, VocabularyError, WriterBusy) as exc:
+    except (UsageError, VocabularyError, WriterBusy, DataDirMismatch) as exc:
         errors.print(f"error: {exc}", highlight=False, markup=False)
         return 2
     except Exception as exc:  # a bug or an environment problem: one line, details with -v

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+import json
 from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 
 from talentrag.config import Settings
 from talentrag.embeddings import Embedder, build_embedder
@@ -30,6 +32,25 @@ class KnowledgeBase:
     normalizer: SkillNormalizer
 
 
+class DataDirMismatch(RuntimeError):
+    """The data directory was built with another embedding model."""
+
+
+def check_manifest(data_dir: Path, embedder: Embedder) -> None:
+    """Bind a data directory to its embedding model; vectors of two models never mix."""
+    manifest = data_dir / "manifest.json"
+    expected = {"embedder": embedder.name, "dim": embedder.dim}
+    if manifest.is_file():
+        found = json.loads(manifest.read_text())
+        if {k: found.get(k) for k in expected} != expected:
+            raise DataDirMismatch(
+                f"{data_dir} was built with embedder {found.get('embedder')} ({found.get('dim')} dims), "
+                f"not {embedder.name} ({embedder.dim}); use that embedder or another --data-dir"
+            )
+        return
+    manifest.write_text(json.dumps(expected, indent=2) + "\n")
+
+
 @asynccontextmanager
 async def open_knowledge_base(
     settings: Settings, *, as_of: date | None = None, embedder: Embedder | None = None
@@ -38,6 +59,7 @@ async def open_knowledge_base(
     data_dir.mkdir(parents=True, exist_ok=True)
     vocabulary = load_vocabulary(settings.vocabulary_path)
     embedder = embedder or build_embedder(settings)
+    check_manifest(data_dir, embedder)
     store = SQLiteCandidateStore(data_dir / "candidates.sqlite3")
     graph = EmbeddedLightRAG(data_dir / "lightrag", embedder)
     await store.open()
