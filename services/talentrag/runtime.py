@@ -6,9 +6,9 @@ never build components themselves.
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-import json
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
