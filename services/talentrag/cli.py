@@ -22,9 +22,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from talentrag.config import Settings
-from talentrag.domain import DocumentRecord, DocumentType
+from talentrag.domain import DocumentRecord, DocumentType, ExperienceLevel
 from talentrag.ingestion.pipeline import IngestResult, Outcome, WriterBusy, expand_paths
 from talentrag.runtime import DataDirMismatch, open_knowledge_base
+from talentrag.search import SearchRequest
 from talentrag.vocabulary import VocabularyError
 
 console = Console()
@@ -75,6 +76,27 @@ def _parser() -> argparse.ArgumentParser:
     delete.add_argument("ids", nargs="+")
 
     commands.add_parser("summary", parents=[common], help="summarise the knowledge base")
+
+    search = commands.add_parser(
+        "search", parents=[common], help="rank candidates by required and preferred skills"
+    )
+    search.add_argument(
+        "--required",
+        nargs="+",
+        required=True,
+        metavar="SKILL",
+        help="skills every candidate must have",
+    )
+    search.add_argument(
+        "--preferred", nargs="+", default=[], metavar="SKILL", help="nice-to-have skills"
+    )
+    search.add_argument(
+        "--level", choices=[level.value for level in ExperienceLevel], help="only this level"
+    )
+    search.add_argument(
+        "--top-k", type=int, default=5, help="how many candidates (1-50, default 5)"
+    )
+    search.add_argument("--json", action="store_true", help="print the JSON the HTTP API returns")
     return parser
 
 
@@ -87,8 +109,7 @@ def _settings(args: argparse.Namespace) -> Settings:
     try:
         return Settings(**overrides)
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise UsageError(f"invalid setting: {problems}") from exc
+        raise UsageError(f"invalid setting: {_validation_message(exc)}") from exc
 
 
 # -- ingest ---------------------------------------------------------------------------
@@ -208,12 +229,54 @@ async def _summary(_args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+async def _search(args: argparse.Namespace, settings: Settings) -> int:
+    try:
+        request = SearchRequest(
+            required_skills=args.required, preferred_skills=args.preferred,
+            experience_level=args.level, top_k=args.top_k,
+        )  # fmt: skip
+    except ValidationError as exc:
+        raise UsageError(_validation_message(exc)) from exc
+    async with open_knowledge_base(settings) as kb:
+        response = await kb.search.search(request, settings.tenant)
+    if args.json:
+        print(response.model_dump_json(indent=2))
+        return 0
+    console.print(
+        f"query: {response.query}  ({response.total_considered} considered, {response.processing_time_ms:.0f} ms)"
+    )
+    if response.message:
+        console.print(response.message)
+    table = Table("#", "candidate", "level", "score", "required", "preferred", "missing")
+    for rank, c in enumerate(response.candidates, 1):
+        table.add_row(str(rank), f"{c.name} ({c.candidate_id})", c.experience_level or "-", f"{c.match_score:.2f}",
+                      ", ".join(c.matched_required_skills), ", ".join(c.matched_preferred_skills), ", ".join(c.missing_skills))  # fmt: skip
+    if response.candidates:
+        console.print(table)
+        for c in response.candidates:
+            console.print(f"[bold]{c.candidate_id}[/bold]: {c.explanation}")
+            for e in c.evidence:
+                console.print(
+                    f'    {e.skill}: "{e.text[:100]}" ({e.source_file} {e.start}-{e.end})',
+                    highlight=False,
+                )
+    return 0
+
+
+def _validation_message(exc: ValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(map(str, e['loc'])) or 'request'}: {e['msg'].removeprefix('Value error, ')}"
+        for e in exc.errors()
+    )
+
+
 COMMANDS = {
     "ingest": _ingest,
     "candidates": _candidates,
     "candidate": _candidate,
     "delete": _delete,
     "summary": _summary,
+    "search": _search,
 }
 
 

@@ -17,6 +17,7 @@ from talentrag.config import Settings
 from talentrag.embeddings import Embedder, build_embedder
 from talentrag.gateways.embedded import EmbeddedLightRAG
 from talentrag.ingestion.pipeline import Ingestor
+from talentrag.search.engine import SearchService
 from talentrag.store import CandidateStore, SQLiteCandidateStore
 from talentrag.vocabulary import SkillNormalizer, Vocabulary, load_vocabulary
 
@@ -30,6 +31,7 @@ class KnowledgeBase:
     graph: EmbeddedLightRAG
     ingestor: Ingestor
     normalizer: SkillNormalizer
+    search: SearchService
 
 
 class DataDirMismatch(RuntimeError):
@@ -73,7 +75,10 @@ async def open_knowledge_base(
             as_of=as_of,
         )
         normalizer = SkillNormalizer(vocabulary, embedder, cache_dir=data_dir / "cache")
-        yield KnowledgeBase(settings, vocabulary, embedder, store, graph, ingestor, normalizer)
+        search = SearchService(graph, store, normalizer, default_tenant=settings.tenant)
+        yield KnowledgeBase(
+            settings, vocabulary, embedder, store, graph, ingestor, normalizer, search
+        )
     finally:
         await graph.close()
         await store.close()

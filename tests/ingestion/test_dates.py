@@ -59,3 +59,8 @@ def test_overlapping_roles_count_once():
     assert union_years(spans) == pytest.approx(
         (date(2021, 1, 1) - date(2016, 1, 1)).days / 365.25 + 1, abs=0.01
     )
+
+
+def test_ranges_do_not_cross_lines():
+    (found,) = find_date_ranges("Led a team of 5.\n\n2015–2019 Engineer", AS_OF)
+    assert found.start == date(2015, 7, 1)

@@ -61,3 +61,8 @@ def test_emails_do_not_produce_skills(vocabulary: Vocabulary):
         "Contact: python.dev@example.com", vocabulary, "cv.txt", skip=[(9, 31)]
     )
     assert extraction.held == []
+
+
+def test_a_dot_inside_a_skill_name_is_not_a_clause_break(vocabulary: Vocabulary):
+    found = _held("Interested in express.js and Laravel.", vocabulary)
+    assert "Laravel" not in found

@@ -15,8 +15,23 @@ from typing import Any
 
 from talentrag.embeddings.base import Embedder
 from talentrag.embeddings.minilm import default_tokenizer_path
+from talentrag.gateways.base import (
+    KnowledgeGraphGateway,
+    Neighbour,
+    Retrieval,
+    RetrievalQuery,
+    RetrievedChunk,
+    RetrievedEntity,
+    RetrievedRelation,
+)
 
 log = logging.getLogger(__name__)
+
+
+def _quiet_lightrag() -> None:
+    """LightRAG's import sets its loggers to INFO; keep them at WARNING (no CV text above debug)."""
+    for name in ("lightrag", "nano-vectordb"):
+        logging.getLogger(name).setLevel(logging.WARNING)
 
 
 class NoLLMConfigured(RuntimeError):
@@ -83,14 +98,14 @@ def _release_workspaces(tenants: list[str]) -> None:
         finalize_share_data()
 
 
-class EmbeddedLightRAG:
+class EmbeddedLightRAG(KnowledgeGraphGateway):
     def __init__(self, working_dir: Path, embedder: Embedder, cosine_threshold: float = 0.2):
         self.working_dir = working_dir
         self.embedder = embedder
         self.cosine_threshold = cosine_threshold
         self._instances: dict[str, Any] = {}
         self._lock = asyncio.Lock()
-        logging.getLogger("lightrag").setLevel(logging.WARNING)
+        _quiet_lightrag()
 
     async def rag(self, tenant: str) -> Any:
         """The LightRAG instance of a tenant's workspace, created on first use."""
@@ -103,7 +118,7 @@ class EmbeddedLightRAG:
         from lightrag import LightRAG
         from lightrag.utils import EmbeddingFunc, Tokenizer
 
-        logging.getLogger("lightrag").setLevel(logging.WARNING)  # its import sets INFO
+        _quiet_lightrag()
         self.working_dir.mkdir(parents=True, exist_ok=True)
         _claim_workspace(tenant, self.working_dir)
         embedder = self.embedder
@@ -129,13 +144,63 @@ class EmbeddedLightRAG:
             vector_db_storage_cls_kwargs={"cosine_better_than_threshold": self.cosine_threshold},
             enable_llm_cache=False,
         )
-        logging.getLogger("lightrag").setLevel(logging.WARNING)  # its import sets INFO
+        _quiet_lightrag()
         await rag.initialize_storages()
         return rag
 
     async def existing_nodes(self, tenant: str, names: list[str]) -> set[str]:
         rag = await self.rag(tenant)
         return set(await rag.chunk_entity_relation_graph.has_nodes_batch(names)) if names else set()
+
+    # -- KnowledgeGraphGateway ----------------------------------------------------------
+    async def retrieve(self, tenant: str, query: RetrievalQuery) -> Retrieval:
+        from lightrag import QueryParam
+
+        rag = await self.rag(tenant)
+        param = QueryParam(
+            mode=query.mode,
+            top_k=query.top_k,
+            chunk_top_k=query.chunk_top_k,
+            ll_keywords=query.ll_keywords,
+            hl_keywords=query.hl_keywords,
+            enable_rerank=False,
+        )
+        return retrieval_from_payload(await rag.aquery_data(query.query, param))
+
+    async def neighbours(self, tenant: str, nodes: list[str]) -> dict[str, list[Neighbour]]:
+        graph = (await self.rag(tenant)).chunk_entity_relation_graph
+        present = sorted(set(await graph.has_nodes_batch(nodes))) if nodes else []
+        edges = await graph.get_nodes_edges_batch(present) if present else {}
+        pairs = {
+            node: [(node, tgt if src == node else src) for src, tgt in edges.get(node) or []]
+            for node in present
+        }
+        others = sorted({other for node_pairs in pairs.values() for _, other in node_pairs})
+        node_data = await graph.get_nodes_batch(others) if others else {}
+        edge_data = await graph.get_edges_batch(
+            [{"src": a, "tgt": b} for p in pairs.values() for a, b in p]
+        )
+        result: dict[str, list[Neighbour]] = {node: [] for node in nodes}
+        for node, node_pairs in pairs.items():
+            for a, other in node_pairs:
+                data = node_data.get(other) or {}
+                edge = edge_data.get((a, other)) or {}
+                result[node].append(
+                    Neighbour(
+                        name=other,
+                        entity_type=str(data.get("entity_type", "")),
+                        file_path=str(data.get("file_path", "")),
+                        weight=float(edge.get("weight", 1.0)),
+                        description=str(edge.get("description", "")),
+                    )
+                )
+        return result
+
+    async def skill_nodes(self, tenant: str, names: list[str]) -> set[str]:
+        return await self.existing_nodes(tenant, names)
+
+    async def ready(self, tenant: str) -> None:
+        await self.rag(tenant)
 
     async def write(self, tenant: str, batch: GraphWrite) -> None:
         """Remove, insert, and persist every store once."""
@@ -184,3 +249,38 @@ class EmbeddedLightRAG:
             if self._instances:
                 _release_workspaces(list(self._instances))
             self._instances.clear()
+
+
+def retrieval_from_payload(payload: dict[str, Any]) -> Retrieval:
+    """aquery_data's dict (the same shape LightRAG Server returns) as typed records."""
+    data = payload.get("data") or {}
+    return Retrieval(
+        entities=[
+            RetrievedEntity(
+                name=str(e["entity_name"]),
+                entity_type=str(e.get("entity_type") or ""),
+                description=str(e.get("description") or ""),
+                file_path=str(e.get("file_path") or ""),
+            )
+            for e in data.get("entities") or []
+        ],
+        relations=[
+            RetrievedRelation(
+                source=str(r["src_id"]),
+                target=str(r["tgt_id"]),
+                description=str(r.get("description") or ""),
+                keywords=str(r.get("keywords") or ""),
+                weight=float(r.get("weight") or 1.0),
+                file_path=str(r.get("file_path") or ""),
+            )
+            for r in data.get("relationships") or []
+        ],
+        chunks=[
+            RetrievedChunk(
+                content=str(c.get("content") or ""),
+                file_path=str(c.get("file_path") or ""),
+                chunk_id=str(c.get("chunk_id") or ""),
+            )
+            for c in data.get("chunks") or []
+        ],
+    )

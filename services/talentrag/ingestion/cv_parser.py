@@ -24,16 +24,25 @@ from talentrag.ingestion.dates import (
 from talentrag.ingestion.skills import find_mentions
 from talentrag.vocabulary.vocabulary import Vocabulary
 
-SECTION_KINDS = {
-    "summary": ["summary", "profile", "about", "about me", "objective", "professional summary", "career objective", "overview"],
-    "experience": ["experience", "work experience", "professional experience", "employment", "employment history", "work history", "career history", "career", "relevant experience", "experience history"],
-    "education": ["education", "qualifications", "academic background", "education and training", "academic qualifications", "training"],
-    "skills": ["skills", "technical skills", "core skills", "key skills", "competencies", "core competencies", "technologies", "tech stack", "skills and tools", "tools", "expertise"],
-    "certifications": ["certifications", "certificates", "licenses", "licences", "certifications and licenses", "licenses and certifications"],
-    "projects": ["projects", "personal projects", "selected projects", "side projects"],
-    "other": ["languages", "interests", "hobbies", "references", "publications", "volunteering", "volunteer experience", "awards", "contact", "personal details"],
+# Words that make a short heading-like line a section heading ("Education & Qualifications",
+# "Licences & Certifications", "PROFESSIONAL EXPERIENCE"). Plural forms on purpose: a
+# role line such as "Project Manager" is not the "Projects" section.
+SECTION_KEYWORDS = {
+    "experience": ["experience", "employment", "work history", "career history", "career"],
+    "education": ["education", "qualifications", "academic"],
+    "certifications": ["certifications", "certificates", "licences", "licenses"],
+    "skills": ["skills", "competencies", "tech stack", "toolkit", "expertise"],
+    "projects": ["projects"],
+    "summary": ["summary", "profile", "about me", "about", "objective", "overview"],
+    "other": ["languages", "interests", "hobbies", "references", "publications", "volunteering", "awards", "personal details", "contact"],
 }  # fmt: skip
-_HEADING_NAMES = {name: kind for kind, names in SECTION_KINDS.items() for name in names}
+_KEYWORD_ORDER = [(kind, word) for kind, words in SECTION_KEYWORDS.items() for word in words]
+# A role given by duration only: "(3 years)", "3 years in total: ...", "... | 3 years", "2 yrs".
+_DURATION_ROLE = re.compile(
+    r"\(\s*\d|\bin total\b|^\W*\d{1,2}\s*(?:years?|yrs?|months?)\b|\d\s*(?:years?|yrs?|months?)\W*$",
+    re.IGNORECASE,
+)
+_INLINE_LABEL = re.compile(r"^\s*[*_]*([A-Za-z &/]{3,40}?)[*_]*\s*:\s*\S")
 _MARKDOWN_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _NAME_LINE = re.compile(r"^[A-ZÀ-Þ][\w'’.-]*(?:\s+[A-ZÀ-Þ][\w'’.-]*){1,3}$")
 _NAME_FIELD = re.compile(r"^\s*(?:full\s+)?name\s*[:\-]\s*(.+)$", re.IGNORECASE)
@@ -83,26 +92,50 @@ def _lines(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+def _section_kind(label: str) -> str | None:
+    words = f" {' '.join(re.findall(r'[a-z]+', label.lower()))} "
+    for kind, keyword in _KEYWORD_ORDER:
+        if f" {keyword} " in words:
+            return kind
+    return None
+
+
 def _heading_kind(line: str) -> tuple[str, str] | None:
+    """A heading line: short, no digits, naming a section (markdown, bold, caps or plain)."""
     markdown = _MARKDOWN_HEADING.match(line)
     candidate = (markdown.group(1) if markdown else line).strip().strip("*_:= ").strip()
-    key = re.sub(r"\s+", " ", candidate.lower().replace("&", "and"))
-    if key in _HEADING_NAMES:
-        return _HEADING_NAMES[key], candidate
-    return None  # unknown headings (e.g. "### Engineer, Acme") stay inside their section
+    if not candidate or len(candidate.split()) > 5 or re.search(r"[\d|@,.;—–]| - | at ", candidate):
+        return None  # role lines ("### Engineer, Acme | 2019") stay inside their section
+    kind = _section_kind(candidate)
+    return (kind, candidate) if kind else None
+
+
+def _inline_label(line: str) -> str | None:
+    """'Education: BSc ..., 2019' is a one-line section of its own."""
+    match = _INLINE_LABEL.match(line)
+    return _section_kind(match.group(1)) if match else None
 
 
 def split_sections(text: str) -> list[Section]:
-    """Sections by their headings; text before the first heading is the 'header'."""
+    """Sections by their headings; text before the first heading is the 'header'.
+
+    An inline label line ("Skills: Python, Go") is a section of one line, after which
+    the surrounding section resumes.
+    """
     sections: list[Section] = []
     current = Section("header", "", 0, len(text))
-    for start, _end, line in _lines(text):
+    for start, end, line in _lines(text):
         found = _heading_kind(line)
-        if found is None:
+        inline = None if found else _inline_label(line)
+        if found is None and inline is None:
             continue
         current.end = start
         sections.append(current)
-        current = Section(found[0], found[1], start, len(text))
+        if found:
+            current = Section(found[0], found[1], start, len(text))
+        else:
+            sections.append(Section(inline, line.split(":", 1)[0].strip(" *_"), start, end))
+            current = Section(current.kind, current.heading, end, len(text))
     sections.append(current)
     return [s for s in sections if s.end > s.start]
 
@@ -126,12 +159,41 @@ def find_name(text: str) -> tuple[str, tuple[int, int]] | None:
     return None
 
 
-def _role_title(block: str, date_range: DateRange | None, line_text: str) -> str:
-    text = line_text
-    if date_range is not None:
-        text = line_text.replace(line_text[date_range.match_start : date_range.match_end], " ")
-    parts = [p.strip(" *_#-:") for p in _TITLE_SPLIT.split(text) if p and p.strip(" *_#-:")]
-    return parts[0] if parts else block.strip().splitlines()[0][:80] if block.strip() else ""
+def _title_part(text: str) -> str:
+    parts = [p.strip(" *_#-:·") for p in _TITLE_SPLIT.split(text) if p.strip(" *_#-:·")]
+    return parts[0] if parts else ""
+
+
+def _looks_like_title(text: str, vocabulary: Vocabulary) -> bool:
+    return bool(text) and (
+        vocabulary.title_field(text) is not None
+        or bool(_SENIOR_TITLE.search(text) or _JUNIOR_TITLE.search(text))
+    )
+
+
+def _role_title(
+    text: str, section_start: int, draft: _RoleDraft, vocabulary: Vocabulary
+) -> tuple[str, int]:
+    """The role's title and where its block starts.
+
+    The title sits on the date line ("Engineer, Acme | 2019 - 2021") or, when the
+    dates have a line of their own ("*2020 - now · Madrid*"), on the line above.
+    """
+    line = draft.line
+    if draft.date_range is not None:
+        line = line[: draft.date_range.match_start] + " " + line[draft.date_range.match_end :]
+    on_line = _title_part(line)
+    above_text = text[section_start : draft.line_start].rstrip()
+    above_line = above_text.splitlines()[-1] if above_text else ""
+    above = _title_part(above_line)
+    use_line = (
+        bool(on_line)
+        and on_line[0].isalpha()
+        and (_looks_like_title(on_line, vocabulary) or not _looks_like_title(above, vocabulary))
+    )
+    if use_line or not above or _heading_kind(above_line):
+        return on_line, draft.line_start
+    return above, section_start + len(above_text) - len(above_line)
 
 
 def _role_field(title: str, block: str, vocabulary: Vocabulary) -> str | None:
@@ -160,7 +222,7 @@ def _role_drafts(text: str, start: int, end: int, as_of: date) -> list[_RoleDraf
         if ranges:
             drafts.append(_RoleDraft(abs_start, start + line_end, line, ranges[0], None))
             continue
-        duration = parse_duration_years(line) if re.search(r"\(\s*\d", line) else None
+        duration = parse_duration_years(line) if _DURATION_ROLE.search(line) else None
         if duration is not None and not experience_claims(line):
             drafts.append(_RoleDraft(abs_start, start + line_end, line, None, duration))
     return drafts
@@ -177,22 +239,17 @@ def extract_roles(
     roles: list[Role] = []
     for section in experience:
         drafts = _role_drafts(text, section.start, section.end, as_of)
-        for index, draft in enumerate(drafts):
-            block_end = drafts[index + 1].line_start if index + 1 < len(drafts) else section.end
-            block = text[draft.line_start : block_end]
-            local = None
-            if draft.date_range is not None:
-                local = draft.date_range
-            title = _role_title(block, local, draft.line)
-            if len(title) < 3:  # dates on their own line: the title is the line above
-                above = text[section.start : draft.line_start].rstrip().splitlines()
-                title = above[-1].strip(" *_#-") if above else title
-            years = local.years if local else (draft.duration or 0.0)
+        titled = [_role_title(text, section.start, draft, vocabulary) for draft in drafts]
+        for index, (draft, (title, block_start)) in enumerate(zip(drafts, titled, strict=True)):
+            block_end = titled[index + 1][1] if index + 1 < len(drafts) else section.end
+            block = text[block_start:block_end]
+            dates = draft.date_range
+            years = dates.years if dates else (draft.duration or 0.0)
             roles.append(
                 Role(
                     title=title[:120],
-                    start=local.start if local else None,
-                    end=local.end if local else None,
+                    start=dates.start if dates else None,
+                    end=dates.end if dates else None,
                     years=round(years, 2),
                     field=_role_field(title, block, vocabulary),
                 )

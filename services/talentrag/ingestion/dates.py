@@ -21,14 +21,14 @@ _MONTH_NAME = (
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
 _DATE = (
-    rf"(?:(?P<{{p}}mname>{_MONTH_NAME})\.?,?\s+(?P<{{p}}myear>(?:19|20)\d\d)"
-    rf"|(?P<{{p}}mnum>0?[1-9]|1[0-2])\s*[/.]\s*(?P<{{p}}nyear>(?:19|20)\d\d)"
+    rf"(?:(?P<{{p}}mname>{_MONTH_NAME})\.?,?[ \t]+(?P<{{p}}myear>(?:19|20)\d\d)"
+    rf"|(?P<{{p}}mnum>0?[1-9]|1[0-2])(?:[ \t]*/[ \t]*|\.)(?P<{{p}}nyear>(?:19|20)\d\d)"
     rf"|(?P<{{p}}iyear>(?:19|20)\d\d)-(?P<{{p}}imon>0[1-9]|1[0-2])(?![0-9])"
     rf"|(?P<{{p}}year>(?:19|20)\d\d))"
 )
 _PRESENT = r"(?P<present>present|current(?:ly)?|now|today|ongoing|to date|date)"
 DATE_RANGE = re.compile(
-    rf"(?<![\d/]){_DATE.format(p='s_')}\s*(?:–|—|-|−|to|until|till|through)\s*"
+    rf"(?<![\d/]){_DATE.format(p='s_')}[ \t]*(?:–|—|-|−|to|until|till|through)[ \t]*"
     rf"(?:{_DATE.format(p='e_')}|{_PRESENT})(?![\d/])",
     re.IGNORECASE,
 )

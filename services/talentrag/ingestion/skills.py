@@ -36,8 +36,10 @@ TRAILING_ASPIRATION = re.compile(
     r"\s*[(\[]\s*(?:currently\s+)?(?:learning|studying|in progress|beginner,?\s*learning)\s*[)\]]",
     re.IGNORECASE,
 )
+# A full stop ends a clause only when followed by a space ("express.js" does not).
 CLAUSE_BREAK = re.compile(
-    r"[.;!?\n]|\s[-–—]\s|\b(?:but|however|although|though|whereas|while|yet)\b", re.IGNORECASE
+    r"[.!?](?=\s|$)|[;\n]|\s[-–—]\s|\b(?:but|however|although|though|whereas|while)\b",
+    re.IGNORECASE,
 )
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n")
 

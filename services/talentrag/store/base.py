@@ -103,6 +103,10 @@ class CandidateStore(ABC):
         """Pending and deleting rows left by an interrupted run."""
 
     @abstractmethod
+    async def ids_for_source_files(self, tenant: str, source_files: list[str]) -> set[str]:
+        """Active candidate ids whose source file is among ``source_files``."""
+
+    @abstractmethod
     async def holders(self, tenant: str, skills: list[str]) -> dict[str, set[str]]:
         """Active candidate ids holding each skill (the graph's ground truth, for completeness checks)."""
 

@@ -37,6 +37,7 @@ CREATE TABLE IF NOT EXISTS documents (
     PRIMARY KEY (tenant, id)
 );
 CREATE INDEX IF NOT EXISTS documents_status ON documents (tenant, status);
+CREATE INDEX IF NOT EXISTS documents_source ON documents (tenant, source_file);
 CREATE TABLE IF NOT EXISTS document_skills (
     tenant TEXT NOT NULL,
     id TEXT NOT NULL,
@@ -241,6 +242,18 @@ class SQLiteCandidateStore(CandidateStore):
                 )
                 async for r in cursor
             ]
+
+    async def ids_for_source_files(self, tenant: str, source_files: list[str]) -> set[str]:
+        found: set[str] = set()
+        for chunk in _batches(source_files):
+            marks = ",".join("?" * len(chunk))
+            async with self.db.execute(
+                f"SELECT id FROM documents WHERE tenant=? AND status='active' AND document_type='cv' "
+                f"AND source_file IN ({marks})",
+                [tenant, *chunk],
+            ) as cursor:
+                found |= {row[0] async for row in cursor}
+        return found
 
     async def holders(self, tenant: str, skills: list[str]) -> dict[str, set[str]]:
         result: dict[str, set[str]] = {skill: set() for skill in skills}

@@ -152,7 +152,7 @@ class SkillNormalizer:
     def _label_table(self) -> tuple[list[str], list[str]]:
         labels, skills = [], []
         for name, spec in self.vocabulary.skills.items():
-            for text in [name, *spec.aliases, self.vocabulary.describe(name)]:
+            for text in [name, *spec.aliases]:
                 labels.append(text)
                 skills.append(name)
         return labels, skills

@@ -1,0 +1,97 @@
+"""One interface to LightRAG, whether in-process or a LightRAG Server over HTTP.
+
+Search needs two things from the graph: a hybrid retrieval for the query (with
+keywords, so no LLM runs) and the full neighbour lists of skill nodes (because a
+single retrieval is cut by token budgets and is not complete).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+
+class GatewayError(RuntimeError):
+    """LightRAG answered, but not usefully (bad status, malformed payload)."""
+
+
+class GatewayUnavailable(GatewayError):
+    """LightRAG could not be reached or timed out; retrying later may help."""
+
+    def __init__(self, message: str, retry_after_s: int = 5):
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
+@dataclass(frozen=True)
+class RetrievedEntity:
+    name: str
+    entity_type: str
+    description: str = ""
+    file_path: str = ""
+
+
+@dataclass(frozen=True)
+class RetrievedRelation:
+    source: str
+    target: str
+    description: str = ""
+    keywords: str = ""
+    weight: float = 1.0
+    file_path: str = ""
+
+
+@dataclass(frozen=True)
+class RetrievedChunk:
+    content: str
+    file_path: str = ""
+    chunk_id: str = ""
+
+
+@dataclass
+class Retrieval:
+    entities: list[RetrievedEntity] = field(default_factory=list)
+    relations: list[RetrievedRelation] = field(default_factory=list)
+    chunks: list[RetrievedChunk] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """A node adjacent to a skill node, with what the edge says."""
+
+    name: str
+    entity_type: str
+    file_path: str = ""
+    weight: float = 1.0
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class RetrievalQuery:
+    query: str
+    ll_keywords: list[str]
+    hl_keywords: list[str]
+    top_k: int = 40
+    chunk_top_k: int = 10
+    mode: str = "hybrid"
+
+
+class KnowledgeGraphGateway(ABC):
+    @abstractmethod
+    async def retrieve(self, tenant: str, query: RetrievalQuery) -> Retrieval:
+        """LightRAG's retrieval (aquery_data / POST /query/data) with keywords, no LLM."""
+
+    @abstractmethod
+    async def neighbours(self, tenant: str, nodes: list[str]) -> dict[str, list[Neighbour]]:
+        """Every node adjacent to each of ``nodes`` (absent nodes map to [])."""
+
+    @abstractmethod
+    async def skill_nodes(self, tenant: str, names: list[str]) -> set[str]:
+        """Which of ``names`` exist as nodes."""
+
+    @abstractmethod
+    async def ready(self, tenant: str) -> None:
+        """Raise GatewayUnavailable when LightRAG cannot serve queries."""
+
+    @abstractmethod
+    async def close(self) -> None: ...

@@ -1,0 +1,1 @@
+"""Synthetic CV corpus with exact ground truth (see generator.py)."""

@@ -1,0 +1,180 @@
+"""search_by_skills: resolve skills, ask LightRAG, complete by graph expansion, score, rank.
+
+LightRAG's hybrid retrieval answers the query and tells us which graph nodes stand
+for the requested skills (also in graphs a LightRAG Server built with its own LLM,
+whose node names we map through the vocabulary). Because one retrieval is cut by
+token budgets, the candidate set is completed from the full neighbour lists of
+those skill nodes, then joined with the candidate store, the system of record.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+from talentrag.domain import DocumentRecord, Evidence
+from talentrag.gateways.base import KnowledgeGraphGateway, Retrieval
+from talentrag.ingestion.graph import entity_types
+from talentrag.search.models import NO_MATCH_MESSAGE, CandidateResult, SearchRequest, SearchResponse
+from talentrag.search.query import RequestedSkill, build_retrieval_query, implied_by, resolve_skills
+from talentrag.search.scoring import CandidateMatch, match_candidate
+from talentrag.store.base import CandidateStore
+from talentrag.vocabulary import SkillNormalizer
+
+CANDIDATE_PREFIX = "Candidate "
+PERSON_TYPES = {"person", "candidate"}
+MAX_EVIDENCE = 3
+
+
+class SearchService:
+    def __init__(
+        self,
+        gateway: KnowledgeGraphGateway,
+        store: CandidateStore,
+        normalizer: SkillNormalizer,
+        default_tenant: str = "default",
+    ):
+        self.gateway = gateway
+        self.store = store
+        self.normalizer = normalizer
+        self.default_tenant = default_tenant
+        self._implied_by = implied_by(normalizer.vocabulary)
+        self._document_types = entity_types()
+
+    async def search(self, request: SearchRequest, tenant: str | None = None) -> SearchResponse:
+        started = time.perf_counter()
+        tenant = tenant or request.tenant or self.default_tenant
+        skills = await resolve_skills(
+            request.required_skills, request.preferred_skills, self.normalizer, self._implied_by
+        )
+        query = build_retrieval_query(skills, request.experience_level, request.top_k)
+        retrieval = await self.gateway.retrieve(tenant, query)
+        records = await self._candidate_pool(tenant, skills, retrieval)
+        matches = [match_candidate(record, skills) for record in records.values()]
+        qualified = [m for m in matches if m.qualifies]
+        if request.experience_level:
+            qualified = [m for m in qualified if m.record.level == request.experience_level]
+        ranked = sorted(qualified, key=CandidateMatch.rank_key)[: request.top_k]
+        message = None if ranked else self._no_match_message(skills, matches, request)
+        return SearchResponse(
+            query=query.query,
+            candidates=[_result(m, skills) for m in ranked],
+            total_considered=len(matches),
+            processing_time_ms=round((time.perf_counter() - started) * 1000, 2),
+            message=message,
+        )
+
+    # -- candidate pool ----------------------------------------------------------------
+    async def _candidate_pool(
+        self, tenant: str, skills: list[RequestedSkill], retrieval: Retrieval
+    ) -> dict[str, DocumentRecord]:
+        nodes = {name for s in skills for name in s.accepts} | self._skill_nodes_in(
+            retrieval, skills
+        )
+        neighbours = await self.gateway.neighbours(tenant, sorted(nodes))
+        ids: set[str] = set()
+        files: set[str] = set()
+        for adjacent in neighbours.values():
+            for neighbour in adjacent:
+                self._collect(
+                    neighbour.name, neighbour.entity_type, neighbour.file_path, ids, files
+                )
+        for entity in retrieval.entities:
+            self._collect(entity.name, entity.entity_type, entity.file_path, ids, files)
+        if files:
+            ids |= await self.store.ids_for_source_files(tenant, sorted(files))
+        records = await self.store.get_many(tenant, sorted(ids))
+        return {i: r for i, r in records.items() if r.is_candidate}
+
+    def _skill_nodes_in(self, retrieval: Retrieval, skills: list[RequestedSkill]) -> set[str]:
+        """Retrieved entity names that map to an accepted skill (LLM-built graphs name them freely)."""
+        accepted = {name for s in skills for name in s.accepts}
+        found = set()
+        for entity in retrieval.entities:
+            match = self.normalizer.lookup(entity.name)
+            if match and match.skill in accepted and entity.name != match.skill:
+                found.add(entity.name)
+        return found
+
+    def _collect(
+        self, name: str, entity_type: str, file_path: str, ids: set[str], files: set[str]
+    ) -> None:
+        kind = entity_type.lower()
+        if name.startswith(CANDIDATE_PREFIX) and kind in ("candidate", ""):
+            ids.add(name[len(CANDIDATE_PREFIX) :])
+        elif kind in PERSON_TYPES and file_path:
+            files.update(p for p in file_path.split("<SEP>") if p)
+
+    # -- the empty answer --------------------------------------------------------------
+    def _no_match_message(
+        self, skills: list[RequestedSkill], matches: list[CandidateMatch], request: SearchRequest
+    ) -> str:
+        required = [s for s in skills if s.required]
+        unknown = [s.requested for s in required if s.primary is None]
+        if unknown:
+            return f"{NO_MATCH_MESSAGE} No candidate has '{unknown[0]}' (not a known skill, and nothing similar in the knowledge base)."
+        ruled_out = Counter(s.requested for m in matches for s in m.missing if s.required)
+        if ruled_out:
+            skill, count = ruled_out.most_common(1)[0]
+            return f"{NO_MATCH_MESSAGE} '{skill}' ruled out the most candidates ({count} of {len(matches)} considered lack it)."
+        if request.experience_level and matches:
+            return f"{NO_MATCH_MESSAGE} Candidates have these skills, but none at {request.experience_level.value} level."
+        return f"{NO_MATCH_MESSAGE} No candidate holds '{required[0].requested}'."
+
+
+def _result(match: CandidateMatch, skills: list[RequestedSkill]) -> CandidateResult:
+    record = match.record
+    matched_required = [d.requested for d in match.details if d.required]
+    matched_preferred = [d.requested for d in match.details if not d.required]
+    return CandidateResult(
+        candidate_id=record.id,
+        name=record.name,
+        source_file=record.source_file,
+        experience_level=record.level,
+        years_experience=record.years,
+        match_score=match.score,
+        matched_required_skills=matched_required,
+        matched_preferred_skills=matched_preferred,
+        missing_skills=[s.requested for s in match.missing],
+        skill_matches=match.details,
+        evidence=_evidence(match),
+        explanation=_explanation(match, skills),
+    )
+
+
+def _evidence(match: CandidateMatch) -> list[Evidence]:
+    """Up to three passages, required skills first, one passage per skill, no repeats."""
+    held = {h.skill: h for h in match.record.skills}
+    passages: list[Evidence] = []
+    seen: set[tuple[int, int]] = set()
+    for detail in sorted(match.details, key=lambda d: (not d.required, -d.confidence)):
+        for evidence in held[detail.skill].evidence:
+            if (evidence.start, evidence.end) not in seen:
+                seen.add((evidence.start, evidence.end))
+                passages.append(evidence.model_copy(update={"skill": detail.skill}))
+                break
+        if len(passages) == MAX_EVIDENCE:
+            break
+    return passages
+
+
+def _explanation(match: CandidateMatch, skills: list[RequestedSkill]) -> str:
+    n_required = sum(s.required for s in skills)
+    n_preferred = len(skills) - n_required
+    canonical = {s.requested: s.canonical for s in skills}
+    parts = []
+    for detail in match.details:
+        how = detail.kind.value
+        if detail.skill != canonical[detail.requested]:
+            how += f" via {detail.skill}"
+        elif detail.requested != detail.skill:
+            how = f"{detail.skill}, {how}"
+        parts.append(f"{detail.requested} ({how})")
+    level = match.record.level.value if match.record.level else "unknown level"
+    years = f", {match.record.years:g} years" if match.record.years is not None else ""
+    required = sum(d.required for d in match.details)
+    preferred = len(match.details) - required
+    summary = f"Matches {required}/{n_required} required"
+    if n_preferred:
+        summary += f" and {preferred}/{n_preferred} preferred"
+    return f"{summary} skills: {', '.join(parts) or 'none'}; {level}{years}."

@@ -1,0 +1,120 @@
+"""The search_by_skills request and response: one contract for CLI, HTTP and MCP."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from talentrag.config import validate_tenant
+from talentrag.domain import Evidence, ExperienceLevel, MatchKind
+
+NO_MATCH_MESSAGE = "No candidates found with required skill combination. Try broadening criteria."
+MAX_SKILL_CHARS = 100
+
+
+def _clean_skills(values: list[str], field_name: str) -> list[str]:
+    """Trim, refuse empty entries, drop case-insensitive duplicates (first wording wins)."""
+    cleaned: list[str] = []
+    seen: set[str] = set()
+    for index, value in enumerate(values):
+        text = " ".join(str(value).split())
+        if not text:
+            raise ValueError(f"{field_name}[{index}] is empty; every skill needs a name")
+        if len(text) > MAX_SKILL_CHARS:
+            raise ValueError(f"{field_name}[{index}] is longer than {MAX_SKILL_CHARS} characters")
+        if text.casefold() not in seen:
+            seen.add(text.casefold())
+            cleaned.append(text)
+    return cleaned
+
+
+class SearchRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "required_skills": ["Kubernetes", "AWS"],
+                    "preferred_skills": ["Terraform"],
+                    "experience_level": "senior",
+                    "top_k": 5,
+                }
+            ]
+        },
+    )
+
+    required_skills: list[str] = Field(
+        ...,
+        description="Skills every candidate must have (1-20). Aliases work: 'K8s' means Kubernetes.",
+        examples=[["Python", "Machine Learning"]],
+    )
+    preferred_skills: list[str] = Field(
+        default_factory=list,
+        description="Nice-to-have skills (0-20); holders rank higher.",
+        examples=[["AWS"]],
+    )
+    experience_level: ExperienceLevel | None = Field(
+        None,
+        description="junior (<3 years), mid (3-6) or senior (>6); only that level is returned. Omit for any.",
+    )
+    top_k: int = Field(5, ge=1, le=50, description="How many candidates to return (1-50).")
+    tenant: str | None = Field(
+        None, description="Tenant to search; default from configuration or API key."
+    )
+
+    @field_validator("required_skills")
+    @classmethod
+    def _required(cls, values: list[str]) -> list[str]:
+        cleaned = _clean_skills(values, "required_skills")
+        if not 1 <= len(cleaned) <= 20:
+            raise ValueError(f"required_skills needs 1 to 20 distinct skills, got {len(cleaned)}")
+        return cleaned
+
+    @field_validator("preferred_skills")
+    @classmethod
+    def _preferred(cls, values: list[str]) -> list[str]:
+        cleaned = _clean_skills(values, "preferred_skills")
+        if len(cleaned) > 20:
+            raise ValueError(
+                f"preferred_skills takes at most 20 distinct skills, got {len(cleaned)}"
+            )
+        return cleaned
+
+    @field_validator("tenant")
+    @classmethod
+    def _tenant(cls, value: str | None) -> str | None:
+        return validate_tenant(value) if value is not None else None
+
+
+class SkillMatchDetail(BaseModel):
+    """How one requested skill was met by one candidate."""
+
+    requested: str = Field(description="The recruiter's wording.")
+    skill: str = Field(description="The canonical skill the candidate holds.")
+    kind: MatchKind
+    confidence: float = Field(ge=0, le=1)
+    required: bool
+
+
+class CandidateResult(BaseModel):
+    candidate_id: str
+    name: str
+    source_file: str
+    experience_level: ExperienceLevel | None
+    years_experience: float | None
+    match_score: float = Field(ge=0, le=1)
+    matched_required_skills: list[str]
+    matched_preferred_skills: list[str]
+    missing_skills: list[str]
+    skill_matches: list[SkillMatchDetail]
+    evidence: list[Evidence] = Field(max_length=3)
+    explanation: str
+
+
+class SearchResponse(BaseModel):
+    query: str = Field(description="The natural-language query sent to LightRAG.")
+    candidates: list[CandidateResult]
+    total_considered: int = Field(
+        description="Candidates examined before the level filter and top_k."
+    )
+    processing_time_ms: float
+    message: str | None = None

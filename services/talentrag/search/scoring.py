@@ -1,0 +1,94 @@
+"""Per-candidate skill matching and the match score (documented in docs/scoring.md).
+
+credit(s)   best over the candidate's held skills h accepted for requested skill s:
+            accept(s, h) x held_confidence(h)
+            accept: 1.0 same skill, 0.9 a skill implying it, 0.5 a related skill
+            held_confidence: 1.0 written exactly, 0.95 as an alias, 0.9 implied (EKS -> Kubernetes)
+R           mean credit over required skills
+P           mean credit over preferred skills
+match_score = R                      when no preferred skills are given
+            = 0.8 R + 0.2 P          otherwise
+A candidate qualifies only with some credit for EVERY required skill.
+Ranking: required skills fully matched (exact, alias, implied), then match_score, then
+evidence (mentions of matched required skills), then candidate id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from talentrag.domain import DocumentRecord, HeldSkill, MatchKind
+from talentrag.search.models import SkillMatchDetail
+from talentrag.search.query import RequestedSkill
+
+REQUIRED_WEIGHT = 0.8
+FULL_KINDS = frozenset({MatchKind.EXACT, MatchKind.ALIAS, MatchKind.IMPLIED})
+
+
+@dataclass
+class CandidateMatch:
+    record: DocumentRecord
+    details: list[SkillMatchDetail]
+    missing: list[RequestedSkill]
+    score: float
+    required_full: int
+    evidence_mentions: int
+
+    @property
+    def qualifies(self) -> bool:
+        return not any(s.required for s in self.missing)
+
+    def rank_key(self) -> tuple:
+        return (-self.required_full, -self.score, -self.evidence_mentions, self.record.id)
+
+
+def _best_credit(requested: RequestedSkill, held: dict[str, HeldSkill]) -> SkillMatchDetail | None:
+    best: SkillMatchDetail | None = None
+    for skill, accepted in requested.accepts.items():
+        holding = held.get(skill)
+        if holding is None:
+            continue
+        confidence = round(accepted.confidence * holding.confidence, 3)
+        # the same skill: report how the CV evidences it; otherwise how it relates
+        kind = (
+            holding.kind if accepted.kind in (MatchKind.EXACT, MatchKind.ALIAS) else accepted.kind
+        )
+        if best is None or confidence > best.confidence:
+            best = SkillMatchDetail(
+                requested=requested.requested,
+                skill=skill,
+                kind=kind,
+                confidence=confidence,
+                required=requested.required,
+            )
+    return best
+
+
+def match_candidate(record: DocumentRecord, requested: list[RequestedSkill]) -> CandidateMatch:
+    held = {h.skill: h for h in record.skills}
+    details, missing = [], []
+    for skill in requested:
+        detail = _best_credit(skill, held)
+        if detail is None:
+            missing.append(skill)
+        else:
+            details.append(detail)
+    required = [d for d in details if d.required]
+    preferred = [d for d in details if not d.required]
+    n_required = sum(s.required for s in requested)
+    n_preferred = len(requested) - n_required
+    r = sum(d.confidence for d in required) / n_required if n_required else 0.0
+    score = (
+        r
+        if not n_preferred
+        else REQUIRED_WEIGHT * r
+        + (1 - REQUIRED_WEIGHT) * sum(d.confidence for d in preferred) / n_preferred
+    )
+    return CandidateMatch(
+        record=record,
+        details=details,
+        missing=missing,
+        score=round(min(1.0, score), 4),
+        required_full=sum(d.kind in FULL_KINDS for d in required),
+        evidence_mentions=sum(held[d.skill].mentions for d in required),
+    )
