@@ -17,8 +17,11 @@ $(STAMP): pyproject.toml
 	$(VENV)/bin/uv pip install -q --python $(PY) -e '.[dev]'
 	@touch $(STAMP)
 
+# Loads the sample corpus (unchanged files are skipped, so a second run is quick).
 run: $(STAMP)
-	$(VENV)/bin/talentrag ingest $(SAMPLE) --data-dir $(DATA_DIR)
+	$(VENV)/bin/talentrag ingest $(SAMPLE)/cvs --data-dir $(DATA_DIR)
+	$(VENV)/bin/talentrag ingest $(wildcard $(SAMPLE)/jobs/jd-*) --document-type job_description --data-dir $(DATA_DIR)
+	$(VENV)/bin/talentrag ingest $(wildcard $(SAMPLE)/jobs/company-*) --document-type company_page --data-dir $(DATA_DIR)
 	$(VENV)/bin/talentrag summary --data-dir $(DATA_DIR)
 
 test: $(STAMP)
