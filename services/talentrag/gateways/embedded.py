@@ -143,6 +143,10 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
             ),
             vector_db_storage_cls_kwargs={"cosine_better_than_threshold": self.cosine_threshold},
             enable_llm_cache=False,
+            # One embedding call at a time with large batches: the local model already
+            # uses every core, and concurrent ONNX runs only thrash them.
+            embedding_batch_num=128,
+            embedding_func_max_async=1,
         )
         _quiet_lightrag()
         await rag.initialize_storages()

@@ -54,7 +54,7 @@ def _chunk_for(offset: int, chunks: list[Chunk]) -> int:
 
 
 def _document_description(record: DocumentRecord) -> str:
-    skills = ", ".join(s.skill for s in record.skills[:40])
+    skills = ", ".join(s.skill for s in record.skills[:15])
     if record.is_candidate:
         years = f"{record.years:g} years" if record.years is not None else "unknown years"
         return (
@@ -62,6 +62,11 @@ def _document_description(record: DocumentRecord) -> str:
             f"{years} in {record.field or 'their field'}. Skills: {skills}."
         )
     return f"{ENTITY_PREFIX[record.document_type]} {record.id} ({record.name}). Mentions: {skills}."
+
+
+def _shorten(text: str, limit: int = 120) -> str:
+    """Edge descriptions are embedded; the full passage stays in the chunk and the store."""
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
 def _skill_edge(record: DocumentRecord, held: HeldSkill, chunks: list[Chunk]) -> dict[str, Any]:
