@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 
 # Loads the sample corpus (unchanged files are skipped, so a second run is quick).
 run: $(STAMP)
-	$(VENV)/bin/talentrag ingest $(SAMPLE)/cvs --data-dir $(DATA_DIR)
+	$(VENV)/bin/talentrag ingest $(SAMPLE)/cvs $(SAMPLE)/showcase --data-dir $(DATA_DIR)
 	$(VENV)/bin/talentrag ingest $(wildcard $(SAMPLE)/jobs/jd-*) --document-type job_description --data-dir $(DATA_DIR)
 	$(VENV)/bin/talentrag ingest $(wildcard $(SAMPLE)/jobs/company-*) --document-type company_page --data-dir $(DATA_DIR)
 	$(VENV)/bin/talentrag summary --data-dir $(DATA_DIR)
@@ -32,9 +32,9 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check services tests
 	$(VENV)/bin/ruff format --check services tests
 
-# Regenerates the committed sample corpus (deterministic for the seed).
+# Regenerates the committed sample corpus (deterministic for the seed); showcase/ is hand-written.
 sample-data: $(STAMP)
-	rm -rf $(SAMPLE)
+	rm -rf $(SAMPLE)/cvs $(SAMPLE)/jobs $(SAMPLE)/ground_truth.jsonl
 	$(PY) -m talentrag.sample_data.generator $(SAMPLE) --n 200 --seed 42 --jobs 5
 
 clean:

@@ -1,0 +1,109 @@
+"""The story's five scenarios on the sample corpus, real embedded LightRAG, MiniLM."""
+
+from __future__ import annotations
+
+from talentrag.domain import MatchKind
+from talentrag.runtime import KnowledgeBase
+from talentrag.search import NO_MATCH_MESSAGE, SearchRequest
+
+FULL = {MatchKind.EXACT, MatchKind.ALIAS, MatchKind.IMPLIED}
+
+
+async def _search(kb: KnowledgeBase, **kwargs):
+    return await kb.search.search(SearchRequest(**kwargs), "sample")
+
+
+async def test_python_and_machine_learning_senior(sample_kb: KnowledgeBase):
+    response = await _search(
+        sample_kb,
+        required_skills=["Python", "Machine Learning"],
+        experience_level="senior",
+        top_k=50,
+    )
+    assert response.query == "Find senior candidates with Python and Machine Learning experience"
+    holders = await sample_kb.store.holders("sample", ["Python", "Machine Learning"])
+    both = holders["Python"] & holders["Machine Learning"]
+    senior_both = {
+        i
+        for i, r in (await sample_kb.store.get_many("sample", sorted(both))).items()
+        if r.level == "senior"
+    }
+    full = [c for c in response.candidates if all(m.kind in FULL for m in c.skill_matches)]
+    assert {c.candidate_id for c in full} == senior_both and "hana-ml" in senior_both
+    assert response.candidates[: len(full)] == full  # holders of both rank before partial matches
+    for candidate in response.candidates:
+        assert candidate.experience_level == "senior" and candidate.missing_skills == []
+        record = await sample_kb.store.get("sample", candidate.candidate_id)
+        assert (
+            1 <= len(candidate.evidence) <= 3
+            and candidate.evidence[0].source_file == record.source_file
+        )
+        assert record.source_file == candidate.source_file
+
+
+async def test_kubernetes_finds_aliases_and_partial_credit_ranks_below(sample_kb: KnowledgeBase):
+    response = await _search(sample_kb, required_skills=["Kubernetes"], top_k=50)
+    by_id = {c.candidate_id: c for c in response.candidates}
+    for writer in ("priya-k8s", "marco-eks", "sofia-helm"):
+        assert writer in by_id, writer
+    kinds = {
+        cid: by_id[cid].skill_matches[0].kind for cid in ("priya-k8s", "marco-eks", "sofia-helm")
+    }
+    assert kinds == {
+        "priya-k8s": MatchKind.ALIAS,
+        "marco-eks": MatchKind.IMPLIED,
+        "sofia-helm": MatchKind.IMPLIED,
+    }
+    partial = by_id["daniel-orchestration"]
+    assert partial.skill_matches[0].kind is MatchKind.RELATED and partial.match_score < 0.6
+    order = [c.candidate_id for c in response.candidates]
+    assert max(order.index(w) for w in ("priya-k8s", "marco-eks", "sofia-helm")) < order.index(
+        "daniel-orchestration"
+    )
+    assert all(c.candidate_id != "jd-001" for c in response.candidates)
+
+
+async def test_level_filter_returns_only_that_level(sample_kb: KnowledgeBase):
+    for level in ("junior", "mid", "senior"):
+        response = await _search(
+            sample_kb, required_skills=["Python"], experience_level=level, top_k=50
+        )
+        assert response.candidates, level
+        assert {c.experience_level for c in response.candidates} == {level}
+
+
+async def test_preferred_skills_rank_holders_first(sample_kb: KnowledgeBase):
+    response = await _search(
+        sample_kb, required_skills=["Python"], preferred_skills=["AWS"], top_k=50
+    )
+    holds = [bool(c.matched_preferred_skills) for c in response.candidates]
+    assert True in holds and False in holds
+    assert holds == sorted(holds, reverse=True)  # every AWS holder before every non-holder
+
+
+async def test_unknown_skill_gives_the_graceful_message(sample_kb: KnowledgeBase):
+    response = await _search(sample_kb, required_skills=["NonexistentSkill123"])
+    assert response.candidates == []
+    assert response.message.startswith(NO_MATCH_MESSAGE)
+    assert "NonexistentSkill123" in response.message
+
+
+async def test_impossible_combination_names_the_skill_that_ruled_most_out(sample_kb: KnowledgeBase):
+    response = await _search(sample_kb, required_skills=["Python", "Wound Care"])
+    assert response.candidates == []
+    assert "'Wound Care' ruled out the most candidates" in response.message
+
+
+async def test_every_holder_is_considered_not_only_lightrag_top_k(sample_kb: KnowledgeBase):
+    holders = (await sample_kb.store.holders("sample", ["Python"]))["Python"]
+    response = await _search(sample_kb, required_skills=["Python"], top_k=50)
+    assert response.total_considered >= len(holders)
+    assert len(response.candidates) == min(50, len(holders))
+
+
+async def test_recruiter_wording_is_kept(sample_kb: KnowledgeBase):
+    response = await _search(sample_kb, required_skills=["k8s"], preferred_skills=["golang"])
+    assert response.query == "Find candidates with Kubernetes experience (nice to have: Go)"
+    top = response.candidates[0]
+    assert top.matched_required_skills == ["k8s"]
+    assert top.candidate_id == "priya-k8s" and top.matched_preferred_skills == ["golang"]
