@@ -15,7 +15,9 @@ from pathlib import Path
 
 from talentrag.config import Settings
 from talentrag.embeddings import Embedder, build_embedder
+from talentrag.gateways.base import KnowledgeGraphGateway
 from talentrag.gateways.embedded import EmbeddedLightRAG
+from talentrag.gateways.remote import RemoteLightRAG
 from talentrag.ingestion.pipeline import Ingestor
 from talentrag.search.engine import SearchService
 from talentrag.store import CandidateStore, SQLiteCandidateStore
@@ -32,6 +34,7 @@ class KnowledgeBase:
     ingestor: Ingestor
     normalizer: SkillNormalizer
     search: SearchService
+    gateway: KnowledgeGraphGateway
 
 
 class DataDirMismatch(RuntimeError):
@@ -53,6 +56,19 @@ def check_manifest(data_dir: Path, embedder: Embedder) -> None:
     manifest.write_text(json.dumps(expected, indent=2) + "\n")
 
 
+def _search_gateway(settings: Settings, embedded: EmbeddedLightRAG) -> KnowledgeGraphGateway:
+    """Search goes to the LightRAG Server in remote mode; ingestion always writes the storage."""
+    if settings.lightrag_mode == "embedded":
+        return embedded
+    return RemoteLightRAG(
+        settings.lightrag_url,
+        settings.lightrag_api_key,
+        connect_timeout_s=settings.lightrag_connect_timeout_s,
+        read_timeout_s=settings.lightrag_read_timeout_s,
+        retries=settings.lightrag_retries,
+    )
+
+
 @asynccontextmanager
 async def open_knowledge_base(
     settings: Settings, *, as_of: date | None = None, embedder: Embedder | None = None
@@ -65,6 +81,7 @@ async def open_knowledge_base(
     store = SQLiteCandidateStore(data_dir / "candidates.sqlite3")
     graph = EmbeddedLightRAG(data_dir / "lightrag", embedder)
     await store.open()
+    gateway: KnowledgeGraphGateway = graph
     try:
         ingestor = Ingestor(
             store,
@@ -75,11 +92,14 @@ async def open_knowledge_base(
             as_of=as_of,
         )
         normalizer = SkillNormalizer(vocabulary, embedder, cache_dir=data_dir / "cache")
-        search = SearchService(graph, store, normalizer, default_tenant=settings.tenant)
+        gateway = _search_gateway(settings, graph)
+        search = SearchService(gateway, store, normalizer, default_tenant=settings.tenant)
         yield KnowledgeBase(
-            settings, vocabulary, embedder, store, graph, ingestor, normalizer, search
+            settings, vocabulary, embedder, store, graph, ingestor, normalizer, search, gateway
         )
     finally:
+        if gateway is not graph:
+            await gateway.close()
         await graph.close()
         await store.close()
         await embedder.aclose()

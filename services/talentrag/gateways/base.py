@@ -86,10 +86,6 @@ class KnowledgeGraphGateway(ABC):
         """Every node adjacent to each of ``nodes`` (absent nodes map to [])."""
 
     @abstractmethod
-    async def skill_nodes(self, tenant: str, names: list[str]) -> set[str]:
-        """Which of ``names`` exist as nodes."""
-
-    @abstractmethod
     async def ready(self, tenant: str) -> None:
         """Raise GatewayUnavailable when LightRAG cannot serve queries."""
 

@@ -200,9 +200,6 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
                 )
         return result
 
-    async def skill_nodes(self, tenant: str, names: list[str]) -> set[str]:
-        return await self.existing_nodes(tenant, names)
-
     async def ready(self, tenant: str) -> None:
         await self.rag(tenant)
 

@@ -1,0 +1,153 @@
+"""A LightRAG Server over HTTP: POST /query/data for retrieval, GET /graphs for neighbours.
+
+Connection errors, timeouts and 502/503/504 are retried a bounded number of times
+with exponential backoff and then surface as ``GatewayUnavailable`` (the HTTP API
+answers 503 with Retry-After). Anything else the server says wrong is a
+``GatewayError`` with the status and what to check.
+
+The server holds one workspace per process, so the tenant argument must match the
+workspace it was started with (``WORKSPACE``); talentrag maps each tenant to a server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import httpx
+
+from talentrag.gateways.base import (
+    GatewayError,
+    GatewayUnavailable,
+    KnowledgeGraphGateway,
+    Neighbour,
+    Retrieval,
+    RetrievalQuery,
+)
+from talentrag.gateways.embedded import retrieval_from_payload
+
+log = logging.getLogger(__name__)
+
+RETRYABLE_STATUS = {502, 503, 504}
+MAX_GRAPH_NODES = 5000
+
+
+class RemoteLightRAG(KnowledgeGraphGateway):
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None = None,
+        *,
+        connect_timeout_s: float = 3.0,
+        read_timeout_s: float = 15.0,
+        retries: int = 2,
+        backoff_s: float = 0.2,
+        max_concurrency: int = 8,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ):
+        headers = {"X-API-Key": api_key} if api_key else {}
+        timeout = httpx.Timeout(read_timeout_s, connect=connect_timeout_s)
+        self.base_url = base_url.rstrip("/")
+        self._client = httpx.AsyncClient(base_url=self.base_url, headers=headers, timeout=timeout, transport=transport)
+        self._retries = retries
+        self._backoff_s = backoff_s
+        self._slots = asyncio.Semaphore(max_concurrency)
+
+    async def _request(self, method: str, path: str, **kwargs: Any) -> Any:
+        last_problem = ""
+        for attempt in range(self._retries + 1):
+            if attempt:
+                await asyncio.sleep(self._backoff_s * 2 ** (attempt - 1))
+            try:
+                async with self._slots:
+                    response = await self._client.request(method, path, **kwargs)
+            except httpx.TimeoutException as exc:
+                last_problem = f"timed out ({type(exc).__name__})"
+                continue
+            except httpx.TransportError as exc:
+                last_problem = f"unreachable ({type(exc).__name__}: {exc})"
+                continue
+            if response.status_code in RETRYABLE_STATUS:
+                last_problem = f"answered {response.status_code}"
+                continue
+            return self._json(response, path)
+        raise GatewayUnavailable(f"LightRAG Server at {self.base_url} {last_problem} after {self._retries + 1} attempts")
+
+    def _json(self, response: httpx.Response, path: str) -> Any:
+        if response.status_code in (401, 403):
+            raise GatewayError(
+                f"LightRAG Server refused {path} ({response.status_code}): check TALENTRAG_LIGHTRAG_API_KEY"
+            )
+        if response.status_code >= 400:
+            raise GatewayError(f"LightRAG Server answered {response.status_code} to {path}: {response.text[:200]}")
+        try:
+            return response.json()
+        except ValueError as exc:
+            raise GatewayError(f"LightRAG Server sent malformed JSON for {path}") from exc
+
+    async def retrieve(self, tenant: str, query: RetrievalQuery) -> Retrieval:
+        payload = await self._request(
+            "POST",
+            "/query/data",
+            json={
+                "query": query.query,
+                "mode": query.mode,
+                "top_k": query.top_k,
+                "chunk_top_k": query.chunk_top_k,
+                "ll_keywords": query.ll_keywords,
+                "hl_keywords": query.hl_keywords,
+                "enable_rerank": False,
+            },
+        )
+        if not isinstance(payload, dict) or not isinstance(payload.get("data", {}), dict):
+            raise GatewayError("LightRAG Server sent a /query/data answer without a data object")
+        try:
+            return retrieval_from_payload(payload)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise GatewayError(f"LightRAG Server sent a malformed /query/data answer: {exc!r}") from exc
+
+    async def neighbours(self, tenant: str, nodes: list[str]) -> dict[str, list[Neighbour]]:
+        results = await asyncio.gather(*(self._neighbours_of(node) for node in nodes))
+        return dict(zip(nodes, results, strict=True))
+
+    async def _neighbours_of(self, node: str) -> list[Neighbour]:
+        graph = await self._request(
+            "GET", "/graphs", params={"label": node, "max_depth": 1, "max_nodes": MAX_GRAPH_NODES}
+        )
+        try:
+            return _adjacent(graph, node)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise GatewayError(f"LightRAG Server sent a malformed /graphs answer: {exc!r}") from exc
+
+    async def ready(self, tenant: str) -> None:
+        health = await self._request("GET", "/health")
+        if not isinstance(health, dict) or health.get("status") not in ("healthy", "ok"):
+            raise GatewayUnavailable(f"LightRAG Server at {self.base_url} is not healthy: {str(health)[:200]}")
+
+    async def close(self) -> None:
+        await self._client.aclose()
+
+
+def _adjacent(graph: dict[str, Any], node: str) -> list[Neighbour]:
+    """The nodes one edge away from ``node`` in a /graphs answer."""
+    if graph.get("is_truncated"):
+        log.warning("LightRAG Server truncated the neighbours of a skill node; raise MAX_GRAPH_NODES")
+    nodes = {n["id"]: n for n in graph.get("nodes") or []}
+    found = []
+    for edge in graph.get("edges") or []:
+        if node not in (edge["source"], edge["target"]):
+            continue
+        other = edge["target"] if edge["source"] == node else edge["source"]
+        properties = (nodes.get(other) or {}).get("properties") or {}
+        edge_properties = edge.get("properties") or {}
+        found.append(
+            Neighbour(
+                name=other,
+                entity_type=str(properties.get("entity_type") or ""),
+                file_path=str(properties.get("file_path") or ""),
+                weight=float(edge_properties.get("weight") or 1.0),
+                description=str(edge_properties.get("description") or ""),
+            )
+        )
+    return found
