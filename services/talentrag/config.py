@@ -43,11 +43,19 @@ class Settings(BaseSettings):
     lightrag_mode: Literal["embedded", "remote"] = Field(
         "embedded", description="Search through in-process LightRAG or a LightRAG Server."
     )
-    lightrag_url: str = Field("http://127.0.0.1:9621", description="LightRAG Server base URL (remote).")
-    lightrag_api_key: str | None = Field(None, description="Sent as X-API-Key to the LightRAG Server.")
-    lightrag_connect_timeout_s: float = Field(3.0, gt=0, le=60, description="Connect timeout (remote).")
+    lightrag_url: str = Field(
+        "http://127.0.0.1:9621", description="LightRAG Server base URL (remote)."
+    )
+    lightrag_api_key: str | None = Field(
+        None, description="Sent as X-API-Key to the LightRAG Server."
+    )
+    lightrag_connect_timeout_s: float = Field(
+        3.0, gt=0, le=60, description="Connect timeout (remote)."
+    )
     lightrag_read_timeout_s: float = Field(15.0, gt=0, le=600, description="Read timeout (remote).")
-    lightrag_retries: int = Field(2, ge=0, le=10, description="Retries on connection errors and 502/503/504.")
+    lightrag_retries: int = Field(
+        2, ge=0, le=10, description="Retries on connection errors and 502/503/504."
+    )
     ingest_batch_size: int = Field(
         200, ge=1, le=10_000, description="Documents written to LightRAG per atomic batch."
     )

@@ -10,21 +10,51 @@ from talentrag.gateways.base import GatewayError, GatewayUnavailable, RetrievalQ
 from talentrag.gateways.remote import RemoteLightRAG
 
 URL = "http://lightrag.test"
-QUERY = RetrievalQuery(query="Find candidates with Kubernetes experience", ll_keywords=["Kubernetes"], hl_keywords=["has skill Kubernetes"])
+QUERY = RetrievalQuery(
+    query="Find candidates with Kubernetes experience",
+    ll_keywords=["Kubernetes"],
+    hl_keywords=["has skill Kubernetes"],
+)
 PAYLOAD = {
     "status": "success",
     "data": {
-        "entities": [{"entity_name": "Kubernetes", "entity_type": "skill", "description": "d", "file_path": "a.md"}],
-        "relationships": [{"src_id": "Candidate a", "tgt_id": "Kubernetes", "description": "d", "keywords": "k", "weight": 2.0}],
+        "entities": [
+            {
+                "entity_name": "Kubernetes",
+                "entity_type": "skill",
+                "description": "d",
+                "file_path": "a.md",
+            }
+        ],
+        "relationships": [
+            {
+                "src_id": "Candidate a",
+                "tgt_id": "Kubernetes",
+                "description": "d",
+                "keywords": "k",
+                "weight": 2.0,
+            }
+        ],
         "chunks": [{"content": "a.md [0:10]\nK8s", "file_path": "a.md", "chunk_id": "chunk-1"}],
     },
 }
 GRAPH = {
     "nodes": [
         {"id": "Kubernetes", "labels": ["Kubernetes"], "properties": {"entity_type": "skill"}},
-        {"id": "Candidate a", "labels": ["Candidate a"], "properties": {"entity_type": "candidate", "file_path": "a.md"}},
+        {
+            "id": "Candidate a",
+            "labels": ["Candidate a"],
+            "properties": {"entity_type": "candidate", "file_path": "a.md"},
+        },
     ],
-    "edges": [{"id": "e", "source": "Candidate a", "target": "Kubernetes", "properties": {"weight": 2.0, "description": "has"}}],
+    "edges": [
+        {
+            "id": "e",
+            "source": "Candidate a",
+            "target": "Kubernetes",
+            "properties": {"weight": 2.0, "description": "has"},
+        }
+    ],
     "is_truncated": False,
 }
 
@@ -40,7 +70,9 @@ async def test_retrieve_sends_keywords_and_api_key():
     sent = route.calls.last.request
     assert sent.headers["X-API-Key"] == "secret"
     body = httpx.Request("POST", URL, content=sent.content).read()
-    assert b'"ll_keywords":["Kubernetes"]' in body.replace(b" ", b"") and b'"mode":"hybrid"' in body.replace(b" ", b"")
+    assert b'"ll_keywords":["Kubernetes"]' in body.replace(
+        b" ", b""
+    ) and b'"mode":"hybrid"' in body.replace(b" ", b"")
     assert retrieval.entities[0].name == "Kubernetes" and retrieval.relations[0].weight == 2.0
     assert retrieval.chunks[0].file_path == "a.md"
 
@@ -51,12 +83,19 @@ async def test_neighbours_come_from_graphs():
     neighbours = await _gateway().neighbours("default", ["Kubernetes"])
     assert route.calls.last.request.url.params["label"] == "Kubernetes"
     (only,) = neighbours["Kubernetes"]
-    assert (only.name, only.entity_type, only.file_path, only.weight) == ("Candidate a", "candidate", "a.md", 2.0)
+    assert (only.name, only.entity_type, only.file_path, only.weight) == (
+        "Candidate a",
+        "candidate",
+        "a.md",
+        2.0,
+    )
 
 
 @respx.mock
 async def test_retries_503_then_succeeds():
-    route = respx.post(f"{URL}/query/data").mock(side_effect=[httpx.Response(503), httpx.Response(502), httpx.Response(200, json=PAYLOAD)])
+    route = respx.post(f"{URL}/query/data").mock(
+        side_effect=[httpx.Response(503), httpx.Response(502), httpx.Response(200, json=PAYLOAD)]
+    )
     retrieval = await _gateway(retries=2).retrieve("default", QUERY)
     assert route.call_count == 3 and retrieval.entities
 
@@ -64,12 +103,19 @@ async def test_retries_503_then_succeeds():
 @respx.mock
 @pytest.mark.parametrize(
     "failure",
-    [httpx.ConnectError("connection refused"), httpx.ReadTimeout("slow"), httpx.ConnectTimeout("slow"), httpx.Response(504)],
+    [
+        httpx.ConnectError("connection refused"),
+        httpx.ReadTimeout("slow"),
+        httpx.ConnectTimeout("slow"),
+        httpx.Response(504),
+    ],
     ids=["refused", "read-timeout", "connect-timeout", "504"],
 )
 async def test_unreachable_server_is_unavailable_after_bounded_retries(failure):
     route = respx.post(f"{URL}/query/data")
-    route.mock(return_value=failure) if isinstance(failure, httpx.Response) else route.mock(side_effect=failure)
+    route.mock(return_value=failure) if isinstance(failure, httpx.Response) else route.mock(
+        side_effect=failure
+    )
     with pytest.raises(GatewayUnavailable, match="after 3 attempts"):
         await _gateway(retries=2).retrieve("default", QUERY)
     assert route.call_count == 3
@@ -83,7 +129,10 @@ async def test_unreachable_server_is_unavailable_after_bounded_retries(failure):
         (httpx.Response(500, text="boom"), "answered 500"),
         (httpx.Response(200, text="<html>"), "malformed JSON"),
         (httpx.Response(200, json=["not", "an", "object"]), "without a data object"),
-        (httpx.Response(200, json={"data": {"entities": [{"no_name": 1}]}}), "malformed /query/data"),
+        (
+            httpx.Response(200, json={"data": {"entities": [{"no_name": 1}]}}),
+            "malformed /query/data",
+        ),
     ],
     ids=["403", "500", "html", "list", "entity-without-name"],
 )
@@ -97,7 +146,9 @@ async def test_bad_answers_are_gateway_errors_without_retry(response, message):
 
 @respx.mock
 async def test_malformed_graph_is_a_gateway_error():
-    respx.get(f"{URL}/graphs").mock(return_value=httpx.Response(200, json={"nodes": [], "edges": [{"oops": 1}]}))
+    respx.get(f"{URL}/graphs").mock(
+        return_value=httpx.Response(200, json={"nodes": [], "edges": [{"oops": 1}]})
+    )
     with pytest.raises(GatewayError, match="malformed /graphs"):
         await _gateway().neighbours("default", ["Kubernetes"])
 

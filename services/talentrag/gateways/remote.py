@@ -49,7 +49,9 @@ class RemoteLightRAG(KnowledgeGraphGateway):
         headers = {"X-API-Key": api_key} if api_key else {}
         timeout = httpx.Timeout(read_timeout_s, connect=connect_timeout_s)
         self.base_url = base_url.rstrip("/")
-        self._client = httpx.AsyncClient(base_url=self.base_url, headers=headers, timeout=timeout, transport=transport)
+        self._client = httpx.AsyncClient(
+            base_url=self.base_url, headers=headers, timeout=timeout, transport=transport
+        )
         self._retries = retries
         self._backoff_s = backoff_s
         self._slots = asyncio.Semaphore(max_concurrency)
@@ -72,7 +74,9 @@ class RemoteLightRAG(KnowledgeGraphGateway):
                 last_problem = f"answered {response.status_code}"
                 continue
             return self._json(response, path)
-        raise GatewayUnavailable(f"LightRAG Server at {self.base_url} {last_problem} after {self._retries + 1} attempts")
+        raise GatewayUnavailable(
+            f"LightRAG Server at {self.base_url} {last_problem} after {self._retries + 1} attempts"
+        )
 
     def _json(self, response: httpx.Response, path: str) -> Any:
         if response.status_code in (401, 403):
@@ -80,7 +84,9 @@ class RemoteLightRAG(KnowledgeGraphGateway):
                 f"LightRAG Server refused {path} ({response.status_code}): check TALENTRAG_LIGHTRAG_API_KEY"
             )
         if response.status_code >= 400:
-            raise GatewayError(f"LightRAG Server answered {response.status_code} to {path}: {response.text[:200]}")
+            raise GatewayError(
+                f"LightRAG Server answered {response.status_code} to {path}: {response.text[:200]}"
+            )
         try:
             return response.json()
         except ValueError as exc:
@@ -105,7 +111,9 @@ class RemoteLightRAG(KnowledgeGraphGateway):
         try:
             return retrieval_from_payload(payload)
         except (KeyError, TypeError, ValueError) as exc:
-            raise GatewayError(f"LightRAG Server sent a malformed /query/data answer: {exc!r}") from exc
+            raise GatewayError(
+                f"LightRAG Server sent a malformed /query/data answer: {exc!r}"
+            ) from exc
 
     async def neighbours(self, tenant: str, nodes: list[str]) -> dict[str, list[Neighbour]]:
         results = await asyncio.gather(*(self._neighbours_of(node) for node in nodes))
@@ -123,7 +131,9 @@ class RemoteLightRAG(KnowledgeGraphGateway):
     async def ready(self, tenant: str) -> None:
         health = await self._request("GET", "/health")
         if not isinstance(health, dict) or health.get("status") not in ("healthy", "ok"):
-            raise GatewayUnavailable(f"LightRAG Server at {self.base_url} is not healthy: {str(health)[:200]}")
+            raise GatewayUnavailable(
+                f"LightRAG Server at {self.base_url} is not healthy: {str(health)[:200]}"
+            )
 
     async def close(self) -> None:
         await self._client.aclose()
@@ -132,7 +142,9 @@ class RemoteLightRAG(KnowledgeGraphGateway):
 def _adjacent(graph: dict[str, Any], node: str) -> list[Neighbour]:
     """The nodes one edge away from ``node`` in a /graphs answer."""
     if graph.get("is_truncated"):
-        log.warning("LightRAG Server truncated the neighbours of a skill node; raise MAX_GRAPH_NODES")
+        log.warning(
+            "LightRAG Server truncated the neighbours of a skill node; raise MAX_GRAPH_NODES"
+        )
     nodes = {n["id"]: n for n in graph.get("nodes") or []}
     found = []
     for edge in graph.get("edges") or []:

@@ -1,0 +1,1 @@
+"""Adapters: thin translations between the core and its users (HTTP, MCP, OpenWebUI)."""
