@@ -85,11 +85,11 @@ async def test_scoring_formula(normalizer: SkillNormalizer):
         ),
         skills,
     )
-    assert partial.qualifies and partial.required_full == 1
+    assert partial.qualifies and partial.required_matched == 2
     assert partial.score == pytest.approx(0.8 * (0.5 + 1.0) / 2)
     assert [s.requested for s in partial.missing] == ["AWS", "Terraform"]
     missing = match_candidate(_record({"Python": (MatchKind.EXACT, 1.0)}), skills)
-    assert not missing.qualifies
+    assert not missing.qualifies and missing.required_matched == 1
     ranked = sorted([partial, full], key=lambda m: m.rank_key())
     assert ranked[0] is full
 

@@ -31,10 +31,10 @@ def document_entity(document_type: DocumentType, document_id: str) -> str:
 
 def entity_types() -> dict[str, DocumentType]:
     """LightRAG entity_type of each document node -> its document type."""
-    return {_entity_type(t): t for t in DocumentType}
+    return {entity_type_of(t): t for t in DocumentType}
 
 
-def _entity_type(document_type: DocumentType) -> str:
+def entity_type_of(document_type: DocumentType) -> str:
     return "candidate" if document_type is DocumentType.CV else document_type.value
 
 
@@ -102,7 +102,7 @@ def build_custom_kg(
             for c in chunks
         ],
         "entities": [
-            {"entity_name": node, "entity_type": _entity_type(record.document_type),
+            {"entity_name": node, "entity_type": entity_type_of(record.document_type),
              "description": _document_description(record), "source_id": _alias(record, 0),
              "file_path": record.source_file}
         ],

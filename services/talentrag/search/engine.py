@@ -51,10 +51,11 @@ class SearchService:
         retrieval = await self.gateway.retrieve(tenant, query)
         records = await self._candidate_pool(tenant, skills, retrieval)
         matches = [match_candidate(record, skills) for record in records.values()]
-        qualified = [m for m in matches if m.qualifies]
+        pool = [m for m in matches if m.required_matched]
         if request.experience_level:
-            qualified = [m for m in qualified if m.record.level == request.experience_level]
-        ranked = sorted(qualified, key=CandidateMatch.rank_key)[: request.top_k]
+            pool = [m for m in pool if m.record.level == request.experience_level]
+        qualified = any(m.qualifies for m in pool)
+        ranked = sorted(pool, key=CandidateMatch.rank_key)[: request.top_k] if qualified else []
         message = None if ranked else self._no_match_message(skills, matches, request)
         return SearchResponse(
             query=query.query,

@@ -8,9 +8,12 @@ R           mean credit over required skills
 P           mean credit over preferred skills
 match_score = R                      when no preferred skills are given
             = 0.8 R + 0.2 P          otherwise
-A candidate qualifies only with some credit for EVERY required skill.
-Ranking: required skills fully matched (exact, alias, implied), then match_score, then
-evidence (mentions of matched required skills), then candidate id.
+A candidate *qualifies* with some credit for EVERY required skill. When at least one
+candidate qualifies, the answer lists qualifying candidates first and fills up with
+candidates that match only some required skills (listed in missing_skills); when none
+qualifies, the answer is empty with a hint.
+Ranking: number of required skills matched, then match_score, then evidence (mentions
+of matched required skills), then candidate id.
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ from talentrag.search.models import SkillMatchDetail
 from talentrag.search.query import RequestedSkill
 
 REQUIRED_WEIGHT = 0.8
-FULL_KINDS = frozenset({MatchKind.EXACT, MatchKind.ALIAS, MatchKind.IMPLIED})
 
 
 @dataclass
@@ -31,7 +33,7 @@ class CandidateMatch:
     details: list[SkillMatchDetail]
     missing: list[RequestedSkill]
     score: float
-    required_full: int
+    required_matched: int
     evidence_mentions: int
 
     @property
@@ -39,7 +41,7 @@ class CandidateMatch:
         return not any(s.required for s in self.missing)
 
     def rank_key(self) -> tuple:
-        return (-self.required_full, -self.score, -self.evidence_mentions, self.record.id)
+        return (-self.required_matched, -self.score, -self.evidence_mentions, self.record.id)
 
 
 def _best_credit(requested: RequestedSkill, held: dict[str, HeldSkill]) -> SkillMatchDetail | None:
@@ -89,6 +91,6 @@ def match_candidate(record: DocumentRecord, requested: list[RequestedSkill]) -> 
         details=details,
         missing=missing,
         score=round(min(1.0, score), 4),
-        required_full=sum(d.kind in FULL_KINDS for d in required),
+        required_matched=len(required),
         evidence_mentions=sum(held[d.skill].mentions for d in required),
     )

@@ -1,0 +1,103 @@
+"""nDCG@10 and precision@5 of search_by_skills on a labelled generated corpus.
+
+    .venv/bin/python -m tests.benchmarks.search_quality --cvs 1000 --queries 60
+
+Builds the corpus (seeded), ingests it into a fresh embedded knowledge base, runs the
+queries through SearchService (the code behind `talentrag search` and the HTTP API)
+and scores the rankings with ranx against the generator's ground truth.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+from ranx import Qrels, Run, evaluate
+
+from talentrag.config import Settings
+from talentrag.domain import DocumentType
+from talentrag.runtime import open_knowledge_base
+from talentrag.sample_data.generator import generate_corpus
+from talentrag.search import SearchRequest
+from tests.benchmarks.queries import Query, load_truth, make_queries
+
+AS_OF = date(2026, 11, 1)
+
+
+def qrels(queries: list[Query], minimum: int) -> Qrels:
+    return Qrels(
+        {
+            q.qid: {d: g for d, g in q.grades.items() if g >= minimum}
+            for q in queries
+            if not q.impossible
+        }
+    )
+
+
+async def rank(
+    settings: Settings, queries: list[Query], top_k: int
+) -> tuple[dict[str, list[str]], list[float]]:
+    rankings, latencies = {}, []
+    async with open_knowledge_base(settings, as_of=AS_OF) as kb:
+        for query in queries:
+            started = time.perf_counter()
+            response = await kb.search.search(SearchRequest(**query.request(top_k)))
+            latencies.append((time.perf_counter() - started) * 1000)
+            rankings[query.qid] = [c.candidate_id for c in response.candidates]
+    return rankings, latencies
+
+
+def as_run(rankings: dict[str, list[str]], queries: list[Query]) -> Run:
+    return Run({q.qid: {d: 1.0 / (i + 1) for i, d in enumerate(rankings[q.qid])} or {"none": 0.0}
+                for q in queries if not q.impossible})  # fmt: skip
+
+
+async def build(folder: Path, n_cvs: int, seed: int, embedder: str) -> tuple[Settings, list[dict]]:
+    truth_path = generate_corpus(
+        folder / "corpus", n_cvs, seed=seed, n_job_descriptions=8, as_of=AS_OF
+    )
+    settings = Settings(data_dir=folder / "kb", embedder=embedder, ingest_batch_size=1000)
+    started = time.perf_counter()
+    async with open_knowledge_base(settings, as_of=AS_OF) as kb:
+        await kb.ingestor.ingest_paths([folder / "corpus" / "cvs"], "default")
+        await kb.ingestor.ingest_paths(
+            [folder / "corpus" / "jobs"], "default", DocumentType.JOB_DESCRIPTION
+        )
+    print(f"ingested {n_cvs} CVs with {embedder} in {time.perf_counter() - started:.1f} s")
+    return settings, load_truth(truth_path)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--cvs", type=int, default=1000)
+    parser.add_argument("--queries", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--embedder", default="minilm", choices=["minilm", "hashing"])
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        settings, truth = await build(Path(tmp), args.cvs, args.seed, args.embedder)
+        from talentrag.vocabulary import load_vocabulary
+
+        queries = make_queries(truth, load_vocabulary(), args.queries, args.seed)
+        rankings, latencies = await rank(settings, queries, top_k=50)
+    scores = evaluate(qrels(queries, 1), as_run(rankings, queries), ["ndcg@10"])
+    binary = evaluate(qrels(queries, 2), as_run(rankings, queries), ["precision@5", "recall@50"])
+    impossible = [q for q in queries if q.impossible]
+    empty = sum(not rankings[q.qid] for q in impossible)
+    latencies.sort()
+    print(f"queries: {len(queries)} ({len(impossible)} impossible combinations)")
+    print(
+        f"nDCG@10 {scores:.4f}  precision@5 {binary['precision@5']:.4f}  recall@50 {binary['recall@50']:.4f}"
+    )
+    print(f"impossible combinations answered with no candidates: {empty}/{len(impossible)}")
+    print(f"search latency p50 {latencies[len(latencies) // 2]:.1f} ms, max {latencies[-1]:.1f} ms")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
