@@ -274,19 +274,38 @@ def _validation_message(exc: ValidationError) -> str:
     )
 
 
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
 async def _serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
     from talentrag.adapters.http import create_app
 
+    if not settings.api_keys and args.host not in LOOPBACK:
+        raise UsageError(
+            f"refusing to serve on {args.host} without API keys; set TALENTRAG_API_KEYS "
+            '(JSON {"key": "tenant"}) or use --host 127.0.0.1'
+        )
+    url = f"http://{args.host}:{args.port}"
+    auth = (
+        "API keys required"
+        if settings.api_keys
+        else "no API keys configured: serving on localhost only"
+    )
+    console.print(f"talentrag serving {settings.data_dir} at {url} ({auth})", highlight=False)
+    console.print(f"  OpenAPI: {url}/docs   MCP: {url}/mcp", highlight=False)
+    header = " -H 'Authorization: Bearer <key>'" if settings.api_keys else ""
+    console.print(
+        f"  try: curl -s {url}/v1/candidates/search -H 'Content-Type: application/json'{header} "
+        """-d '{"required_skills": ["Kubernetes"], "preferred_skills": ["Terraform"], "top_k": 3}'""",
+        highlight=False, soft_wrap=True,
+    )  # fmt: skip
     config = uvicorn.Config(
         create_app(settings),
         host=args.host,
         port=args.port,
         log_level="info" if args.verbose else "warning",
-    )
-    console.print(
-        f"talentrag serving {settings.data_dir} on http://{args.host}:{args.port}  (OpenAPI: /docs)"
     )
     await uvicorn.Server(config).serve()
     return 0

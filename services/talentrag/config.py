@@ -56,6 +56,11 @@ class Settings(BaseSettings):
     lightrag_retries: int = Field(
         2, ge=0, le=10, description="Retries on connection errors and 502/503/504."
     )
+    api_keys: dict[str, str] = Field(
+        default_factory=dict,
+        description='HTTP API keys as JSON {"key": "tenant"}; empty = no auth, localhost only.',
+    )
+    max_upload_bytes: int = Field(10 * 1024 * 1024, ge=1024, description="Largest accepted upload.")
     ingest_batch_size: int = Field(
         200, ge=1, le=10_000, description="Documents written to LightRAG per atomic batch."
     )
@@ -64,3 +69,12 @@ class Settings(BaseSettings):
     @classmethod
     def _tenant(cls, value: str) -> str:
         return validate_tenant(value)
+
+    @field_validator("api_keys")
+    @classmethod
+    def _api_keys(cls, value: dict[str, str]) -> dict[str, str]:
+        for key, tenant in value.items():
+            if len(key) < 16:
+                raise ValueError("every API key needs at least 16 characters")
+            validate_tenant(tenant)
+        return value

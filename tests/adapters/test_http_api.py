@@ -1,0 +1,233 @@
+"""The HTTP API end to end against a real uvicorn server (no TestClient)."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.adapters.conftest import KEY_A, KEY_B, running_server
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "corpus"
+PROBLEM = "application/problem+json"
+
+
+def _assert_problem(response: httpx.Response, status: int, words: str) -> dict:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith(PROBLEM)
+    body = response.json()
+    assert body["status"] == status and words in body["detail"] and "Traceback" not in response.text
+    return body
+
+
+def test_upload_a_cv_then_find_it_by_skill(server: str):
+    with (FIXTURES / "jane-doe.md").open("rb") as handle:
+        created = httpx.post(
+            f"{server}/v1/documents",
+            files={"file": ("jane-doe.md", handle, "text/markdown")},
+            timeout=60,
+        )
+    assert created.status_code == 201, created.text
+    assert created.json()["id"] == "jane-doe" and created.json()["source_file"] == "jane-doe.md"
+
+    found = httpx.post(
+        f"{server}/v1/candidates/search",
+        json={"required_skills": ["K8s"], "preferred_skills": ["Terraform"]},
+        timeout=60,
+    )
+    assert found.status_code == 200
+    top = found.json()["candidates"][0]
+    assert top["candidate_id"] == "jane-doe" and top["matched_required_skills"] == ["K8s"]
+    assert top["evidence"] and top["evidence"][0]["source_file"] == "jane-doe.md"
+
+    with (FIXTURES / "jane-doe.md").open("rb") as handle:
+        again = httpx.post(
+            f"{server}/v1/documents", files={"file": ("jane-doe.md", handle)}, timeout=60
+        )
+    assert again.status_code == 200
+
+
+def test_pdf_and_docx_uploads(server: str, tmp_path: Path):
+    from docx import Document
+
+    document = Document()
+    document.add_paragraph("Omar Test")
+    document.add_paragraph("Data engineer since 2018: Apache Kafka, Airflow and Snowflake.")
+    path = tmp_path / "omar-test.docx"
+    document.save(str(path))
+    response = httpx.post(
+        f"{server}/v1/documents", files={"file": (path.name, path.read_bytes())}, timeout=60
+    )
+    assert response.status_code == 201 and "Apache Kafka" in [
+        s["skill"] for s in response.json()["skills"]
+    ]
+
+
+def test_upsert_get_list_delete(server: str):
+    text = (FIXTURES / "tom-baker.txt").read_text()
+    first = httpx.put(
+        f"{server}/v1/candidates/ats-1001",
+        json={"text": text, "source_file": "tom.pdf"},
+        timeout=60,
+    )
+    assert first.status_code == 201 and first.json()["level"] == "junior"
+    second = httpx.put(
+        f"{server}/v1/candidates/ats-1001",
+        json={"text": text + "\nAlso Vue.js.", "source_file": "tom.pdf"},
+        timeout=60,
+    )
+    assert second.status_code == 200 and "Vue.js" in [s["skill"] for s in second.json()["skills"]]
+    httpx.put(f"{server}/v1/candidates/ats-1002", json={"text": text}, timeout=60)
+
+    got = httpx.get(f"{server}/v1/candidates/ats-1001")
+    assert got.status_code == 200 and got.json()["source_file"] == "tom.pdf"
+
+    ids, cursor = [], None
+    while True:
+        page = httpx.get(
+            f"{server}/v1/candidates", params={"limit": 1} | ({"cursor": cursor} if cursor else {})
+        ).json()
+        ids += [c["id"] for c in page["data"]]
+        if not page["has_more"]:
+            assert page["next_cursor"] is None
+            break
+        cursor = page["next_cursor"]
+    assert {"ats-1001", "ats-1002"} <= set(ids) and ids == sorted(ids)
+
+    assert httpx.delete(f"{server}/v1/candidates/ats-1002").status_code == 204
+    _assert_problem(httpx.get(f"{server}/v1/candidates/ats-1002"), 404, "ats-1002")
+    _assert_problem(httpx.delete(f"{server}/v1/candidates/ats-1002"), 404, "ats-1002")
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "kwargs", "status", "words"),
+    [
+        (
+            "post",
+            "/v1/candidates/search",
+            {"json": {"required_skills": []}},
+            422,
+            "required_skills",
+        ),
+        (
+            "post",
+            "/v1/candidates/search",
+            {"json": {"required_skills": ["Go"], "top_k": 99}},
+            422,
+            "top_k",
+        ),
+        (
+            "post",
+            "/v1/candidates/search",
+            {"content": b"{not json", "headers": {"content-type": "application/json"}},
+            422,
+            "JSON",
+        ),
+        ("put", "/v1/candidates/ok-id", {"json": {"text": "short"}}, 422, "text"),
+        ("put", "/v1/candidates/bad%20id", {"json": {"text": "x" * 30}}, 422, "candidate_id"),
+        ("post", "/v1/documents", {"files": {"file": ("sheet.xlsx", b"PK..")}}, 415, "unsupported"),
+        ("post", "/v1/documents", {"files": {"file": ("empty.txt", b"")}}, 422, "no text"),
+        ("post", "/v1/documents", {"files": {"file": ("bin.txt", b"\x00\x01\x02")}}, 422, "binary"),
+        ("get", "/v1/candidates", {"params": {"cursor": "%%%"}}, 400, "cursor"),
+        ("get", "/v1/candidates/nobody", {}, 404, "nobody"),
+    ],
+)
+def test_bad_input_gets_a_problem_that_says_what_to_fix(
+    server: str, method, path, kwargs, status, words
+):
+    _assert_problem(httpx.request(method, f"{server}{path}", timeout=30, **kwargs), status, words)
+
+
+def test_oversized_upload_is_413(server: str):
+    big = b"a" * (11 * 1024 * 1024)
+    _assert_problem(
+        httpx.post(f"{server}/v1/documents", files={"file": ("big.txt", big)}, timeout=60),
+        413,
+        "exceeds",
+    )
+
+
+def test_openapi_has_an_operation_id_summary_and_examples_everywhere(server: str):
+    spec = httpx.get(f"{server}/openapi.json").json()
+    assert spec["openapi"].startswith("3.1")
+    operations = [op for path in spec["paths"].values() for op in path.values()]
+    assert all(op.get("operationId") and op.get("summary") for op in operations)
+    ids = {op["operationId"] for op in operations}
+    assert {
+        "search_by_skills",
+        "upsert_candidate",
+        "upload_document",
+        "get_candidate",
+        "delete_candidate",
+        "list_candidates",
+    } <= ids
+    schemas = spec["components"]["schemas"]
+    assert schemas["SearchRequest"].get("examples") and schemas["CandidateUpsert"].get("examples")
+
+
+def test_embeddings_are_openai_compatible(server: str):
+    body = httpx.post(
+        f"{server}/v1/embeddings", json={"input": ["Kubernetes", "K8s"], "model": "x"}
+    ).json()
+    assert [d["index"] for d in body["data"]] == [0, 1] and len(body["data"][0]["embedding"]) == 256
+    encoded = httpx.post(
+        f"{server}/v1/embeddings", json={"input": "x", "encoding_format": "base64"}
+    ).json()
+    assert len(base64.b64decode(encoded["data"][0]["embedding"])) == 256 * 4
+
+
+def test_tenants_are_isolated_by_api_key(keyed_server: str):
+    a, b = {"Authorization": f"Bearer {KEY_A}"}, {"X-API-Key": KEY_B}
+    text = (FIXTURES / "jane-doe.md").read_text()
+    assert (
+        httpx.put(
+            f"{keyed_server}/v1/candidates/jane", json={"text": text}, headers=a, timeout=60
+        ).status_code
+        == 201
+    )
+    search = {"required_skills": ["Kubernetes"]}
+    assert httpx.post(
+        f"{keyed_server}/v1/candidates/search", json=search, headers=a, timeout=60
+    ).json()["candidates"]
+    assert (
+        httpx.post(
+            f"{keyed_server}/v1/candidates/search", json=search, headers=b, timeout=60
+        ).json()["candidates"]
+        == []
+    )
+    assert httpx.get(f"{keyed_server}/v1/candidates", headers=b).json()["data"] == []
+    _assert_problem(httpx.get(f"{keyed_server}/v1/candidates/jane", headers=b), 404, "jane")
+    _assert_problem(
+        httpx.post(
+            f"{keyed_server}/v1/candidates/search", json=search | {"tenant": "acme"}, headers=b
+        ),
+        403,
+        "acme",
+    )
+
+
+def test_auth_errors(keyed_server: str):
+    missing = _assert_problem(httpx.get(f"{keyed_server}/v1/candidates"), 401, "Bearer")
+    assert missing["title"] == "Unauthorized"
+    _assert_problem(
+        httpx.get(f"{keyed_server}/v1/candidates", headers={"X-API-Key": "wrong-key-0123456789"}),
+        403,
+        "not recognised",
+    )
+    assert httpx.get(f"{keyed_server}/health").status_code == 200
+
+
+def test_lightrag_down_in_remote_mode_is_503_with_retry_after(tmp_path: Path):
+    from tests.adapters.conftest import free_port
+
+    env = {"TALENTRAG_LIGHTRAG_MODE": "remote", "TALENTRAG_LIGHTRAG_URL": f"http://127.0.0.1:{free_port()}",
+           "TALENTRAG_LIGHTRAG_RETRIES": "1"}  # fmt: skip
+    with running_server(tmp_path / "kb", env) as url:
+        response = httpx.post(
+            f"{url}/v1/candidates/search", json={"required_skills": ["Python"]}, timeout=60
+        )
+        _assert_problem(response, 503, "Retry later")
+        assert response.headers["retry-after"].isdigit()
+        _assert_problem(httpx.get(f"{url}/ready", timeout=60), 503, "unreachable")
