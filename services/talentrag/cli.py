@@ -98,6 +98,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     search.add_argument("--json", action="store_true", help="print the JSON the HTTP API returns")
 
+    commands.add_parser(
+        "mcp", parents=[common], help="run the MCP server over stdio (for recruiter assistants)"
+    )
+
     serve = commands.add_parser("serve", parents=[common], help="run the HTTP API")
     serve.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
@@ -311,6 +315,15 @@ async def _serve(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+async def _mcp(_args: argparse.Namespace, settings: Settings) -> int:
+    """stdio MCP server: stdout carries the protocol, so nothing else may print there."""
+    from talentrag.adapters.mcp import build_mcp_server
+
+    async with open_knowledge_base(settings) as kb:
+        await build_mcp_server(lambda: kb).run_stdio_async()
+    return 0
+
+
 COMMANDS = {
     "ingest": _ingest,
     "candidates": _candidates,
@@ -319,6 +332,7 @@ COMMANDS = {
     "summary": _summary,
     "search": _search,
     "serve": _serve,
+    "mcp": _mcp,
 }
 
 

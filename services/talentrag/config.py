@@ -60,6 +60,14 @@ class Settings(BaseSettings):
         default_factory=dict,
         description='HTTP API keys as JSON {"key": "tenant"}; empty = no auth, localhost only.',
     )
+    mcp_allowed_hosts: list[str] = Field(
+        default_factory=lambda: ["127.0.0.1:*", "localhost:*", "[::1]:*"],
+        description='Host headers the MCP endpoint accepts (JSON list); add container names, e.g. "talentrag:*".',
+    )
+    mcp_allowed_origins: list[str] = Field(
+        default_factory=lambda: ["http://127.0.0.1:*", "http://localhost:*"],
+        description="Origin headers the MCP endpoint accepts (JSON list).",
+    )
     max_upload_bytes: int = Field(10 * 1024 * 1024, ge=1024, description="Largest accepted upload.")
     ingest_batch_size: int = Field(
         200, ge=1, le=10_000, description="Documents written to LightRAG per atomic batch."

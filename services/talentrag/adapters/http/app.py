@@ -1,4 +1,4 @@
-"""The FastAPI application: REST for ATS systems (and, later, MCP on the same port)."""
+"""The FastAPI application: REST for ATS systems and MCP (Streamable HTTP) on one port."""
 
 from __future__ import annotations
 
@@ -6,18 +6,29 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
+from mcp.server.transport_security import TransportSecuritySettings
 
 from talentrag import __version__
+from talentrag.adapters.auth import AuthError, tenant_for
 from talentrag.adapters.http import embeddings, routes
 from talentrag.adapters.http.errors import ProblemError, install_error_handlers, problem_response
+from talentrag.adapters.mcp import build_mcp_server
 from talentrag.config import Settings
 from talentrag.runtime import open_knowledge_base
 
 
 def create_app(settings: Settings) -> FastAPI:
+    mcp_server = build_mcp_server(lambda: app.state.kb)
+    mcp_app = mcp_server.streamable_http_app(
+        streamable_http_path="/mcp",
+        transport_security=TransportSecuritySettings(
+            allowed_hosts=settings.mcp_allowed_hosts, allowed_origins=settings.mcp_allowed_origins
+        ),
+    )
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with open_knowledge_base(settings) as kb:
+        async with open_knowledge_base(settings) as kb, mcp_server.session_manager.run():
             app.state.kb = kb
             yield
 
@@ -30,8 +41,14 @@ def create_app(settings: Settings) -> FastAPI:
     install_error_handlers(app)
 
     @app.middleware("http")
-    async def refuse_oversized_bodies(request: Request, call_next):  # type: ignore[no-untyped-def]
-        """413 before reading a body that cannot fit (multipart adds a little overhead)."""
+    async def guard(request: Request, call_next):  # type: ignore[no-untyped-def]
+        """API keys for /mcp; 413 before reading a body that cannot fit."""
+        if request.url.path.startswith("/mcp"):
+            try:
+                tenant_for(settings, request.headers)
+            except AuthError as exc:
+                title = "Unauthorized" if exc.status == 401 else "Forbidden"
+                return problem_response(request, ProblemError(exc.status, title, str(exc)))
         length = request.headers.get("content-length", "")
         if length.isdigit() and int(length) > settings.max_upload_bytes + 64 * 1024:
             error = ProblemError(
@@ -44,4 +61,5 @@ def create_app(settings: Settings) -> FastAPI:
 
     app.include_router(routes.router)
     app.include_router(embeddings.router)
+    app.mount("/", mcp_app)  # after the REST routes: serves /mcp
     return app

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hmac
 import json
 import pathlib
 from datetime import datetime
@@ -24,6 +23,7 @@ from fastapi import (
 )
 from pydantic import BaseModel, ConfigDict, Field
 
+from talentrag.adapters.auth import AuthError, tenant_for
 from talentrag.adapters.http.errors import BadRequest, NotFound, Problem, ProblemError
 from talentrag.domain import DocumentRecord, DocumentType, ExperienceLevel
 from talentrag.ingestion.analyze import ID_PATTERN, document_id_for
@@ -48,23 +48,12 @@ def _kb(request: Request) -> KnowledgeBase:
 
 def tenant_of(request: Request) -> str:
     """The tenant of the caller's API key; without configured keys, the default tenant."""
-    kb = _kb(request)
-    keys = kb.settings.api_keys
-    if not keys:
-        return kb.settings.tenant
-    authorization = request.headers.get("authorization", "")
-    key = (
-        authorization[7:].strip()
-        if authorization.lower().startswith("bearer ")
-        else request.headers.get("x-api-key")
-    )
-    if not key:
-        raise ProblemError(401, "Unauthorized", "Send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'.",
-                           {"WWW-Authenticate": "Bearer"})  # fmt: skip
-    for known, tenant in keys.items():
-        if hmac.compare_digest(known.encode(), key.encode()):
-            return tenant
-    raise ProblemError(403, "Forbidden", "This API key is not recognised.")
+    try:
+        return tenant_for(_kb(request).settings, request.headers)
+    except AuthError as exc:
+        title = "Unauthorized" if exc.status == 401 else "Forbidden"
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        raise ProblemError(exc.status, title, str(exc), headers) from exc
 
 
 Tenant = Annotated[str, Depends(tenant_of)]

@@ -1,0 +1,165 @@
+"""MCP server for recruiter assistants (official `mcp` SDK 2.x, MCPServer).
+
+Tools: search_by_skills, get_candidate, ingest_cv. The same server runs over stdio
+(`talentrag mcp`) and Streamable HTTP at /mcp on the REST API's port. Thin: it
+validates through the core's models and calls the core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Literal
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field, ValidationError
+
+from talentrag.adapters.auth import AuthError, tenant_for
+from talentrag.domain import DocumentRecord, DocumentType
+from talentrag.ingestion.analyze import validate_document_id
+from talentrag.ingestion.pipeline import SourceDocument
+from talentrag.ingestion.readers import MIN_TEXT_CHARS
+from talentrag.runtime import KnowledgeBase
+from talentrag.search import SearchRequest, SearchResponse
+
+INSTRUCTIONS = (
+    "Search a recruiter's candidate knowledge base by skills. Use search_by_skills with the "
+    "must-have skills as required_skills and nice-to-haves as preferred_skills; aliases work "
+    "('K8s', 'Postgres', 'sklearn'). Then get_candidate for the full profile and evidence."
+)
+
+
+def _tenant(kb: KnowledgeBase, ctx: Context) -> str:
+    request = ctx.request_context.request if ctx.request_context else None
+    if request is None:  # stdio: the configured tenant
+        return kb.settings.tenant
+    try:
+        return tenant_for(kb.settings, request.headers)
+    except AuthError as exc:
+        raise ToolError(str(exc)) from exc
+
+
+def render_search(response: SearchResponse) -> str:
+    """What an assistant reads: the message, or one short block per candidate."""
+    if not response.candidates:
+        return response.message or "No candidates found."
+    lines = [f"{len(response.candidates)} candidates for: {response.query}"]
+    for rank, c in enumerate(response.candidates, 1):
+        lines.append(
+            f"{rank}. {c.name} ({c.candidate_id}, {c.experience_level or 'level unknown'}) score {c.match_score:.2f}; "
+            f"required: {', '.join(c.matched_required_skills) or '-'}; preferred: {', '.join(c.matched_preferred_skills) or '-'}; "
+            f"missing: {', '.join(c.missing_skills) or '-'}"
+        )
+        lines += [
+            f'   "{e.text[:160]}" ({e.source_file} {e.start}-{e.end})' for e in c.evidence[:2]
+        ]
+    return "\n".join(lines)
+
+
+def build_mcp_server(knowledge_base: Callable[[], KnowledgeBase]) -> MCPServer:
+    """An MCP server whose tools use the knowledge base returned by ``knowledge_base()``."""
+    server = MCPServer(name="talentrag", instructions=INSTRUCTIONS)
+
+    @server.tool(
+        name="search_by_skills",
+        title="Search candidates by skills",
+        description=(
+            "Rank candidates by required and preferred skills, optionally at one experience level. "
+            "Returns matched, preferred and missing skills, level, a match score and CV evidence. "
+            'Example: {"required_skills": ["Kubernetes", "AWS"], "preferred_skills": ["Terraform"], '
+            '"experience_level": "senior", "top_k": 5}. '
+            'Example: {"required_skills": ["Python", "Machine Learning"]}.'
+        ),
+        annotations=ToolAnnotations(readOnlyHint=True, openWorldHint=False),
+    )
+    async def search_by_skills(
+        ctx: Context,
+        required_skills: Annotated[
+            list[str], Field(description="Must-have skills (1-20), e.g. ['Python', 'K8s'].")
+        ],
+        preferred_skills: Annotated[
+            list[str], Field(description="Nice-to-have skills (0-20); holders rank higher.")
+        ] = [],  # noqa: B006
+        experience_level: Annotated[
+            Literal["junior", "mid", "senior"] | None,
+            Field(description="junior (<3 years), mid (3-6) or senior (>6); omit for any level."),
+        ] = None,
+        top_k: Annotated[
+            int, Field(ge=1, le=50, description="How many candidates to return (1-50, default 5).")
+        ] = 5,
+    ) -> Annotated[CallToolResult, SearchResponse]:
+        kb = knowledge_base()
+        try:
+            request = SearchRequest(required_skills=required_skills, preferred_skills=preferred_skills,
+                                    experience_level=experience_level, top_k=top_k)  # fmt: skip
+        except ValidationError as exc:
+            raise ToolError(
+                "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+            ) from exc
+        response = await kb.search.search(request, _tenant(kb, ctx))
+        return CallToolResult(
+            content=[TextContent(type="text", text=render_search(response))],
+            structured_content=response.model_dump(mode="json"),
+        )
+
+    @server.tool(
+        name="get_candidate",
+        title="Get a candidate profile",
+        description="A candidate's profile: skills with evidence passages, experience level, years, roles. "
+        'Example: {"candidate_id": "cv-00042"}.',
+        annotations=ToolAnnotations(readOnlyHint=True, openWorldHint=False),
+    )
+    async def get_candidate(
+        ctx: Context,
+        candidate_id: Annotated[str, Field(description="The candidate_id from search_by_skills.")],
+    ) -> DocumentRecord:
+        kb = knowledge_base()
+        record = await kb.store.get(_tenant(kb, ctx), candidate_id)
+        if record is None or not record.is_candidate:
+            raise ToolError(f"No candidate with id '{candidate_id}'.")
+        return record
+
+    @server.tool(
+        name="ingest_cv",
+        title="Add or replace a CV",
+        description="Add a CV as plain text, or replace the candidate with the same id. "
+        'Example: {"text": "Jane Doe\\nSenior DevOps engineer since 2016: Kubernetes, AWS", "candidate_id": "jane-doe"}.',
+        annotations=ToolAnnotations(
+            readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False
+        ),
+    )
+    async def ingest_cv(
+        ctx: Context,
+        text: Annotated[
+            str, Field(description=f"The CV as plain text (at least {MIN_TEXT_CHARS} characters).")
+        ],
+        candidate_id: Annotated[
+            str, Field(description="Id to store it under; the same id replaces the candidate.")
+        ],
+        name: Annotated[
+            str | None,
+            Field(description="The candidate's name if the text does not start with it."),
+        ] = None,
+        source_file: Annotated[
+            str | None, Field(description="File name to cite as evidence source.")
+        ] = None,
+    ) -> DocumentRecord:
+        kb = knowledge_base()
+        tenant = _tenant(kb, ctx)
+        try:
+            validate_document_id(candidate_id)
+        except ValueError as exc:
+            raise ToolError(str(exc)) from exc
+        if len(text.strip()) < MIN_TEXT_CHARS:
+            raise ToolError(f"text needs at least {MIN_TEXT_CHARS} characters of CV")
+        source = SourceDocument(text=text, document_id=candidate_id, source_file=source_file or f"{candidate_id}.txt",
+                                document_type=DocumentType.CV, name=name)  # fmt: skip
+        await kb.ingestor.ingest_documents(tenant, [source])
+        record = await kb.store.get(tenant, candidate_id)
+        if record is None:
+            raise ToolError("The CV was not stored.")
+        return record
+
+    return server

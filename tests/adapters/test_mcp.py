@@ -1,0 +1,109 @@
+"""The MCP server driven by the SDK's own client over stdio and Streamable HTTP."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import httpx2
+import pytest
+from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+from tests.adapters.conftest import KEY_A, KEY_B, running_server
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "corpus"
+TOOLS = {"search_by_skills", "get_candidate", "ingest_cv"}
+
+
+@pytest.fixture(scope="module")
+def loaded_dir(tmp_path_factory) -> Path:
+    data_dir = tmp_path_factory.mktemp("mcp") / "kb"
+    cvs = [str(p) for p in FIXTURES.iterdir() if not p.name.startswith("jd-")]
+    env = os.environ | {"TALENTRAG_EMBEDDER": "hashing"}
+    subprocess.run([sys.executable, "-m", "talentrag.cli", "ingest", *cvs, "--data-dir", str(data_dir), "--quiet"],
+                   check=True, env=env, capture_output=True, timeout=120)  # fmt: skip
+    return data_dir
+
+
+async def _exercise(session: ClientSession) -> None:
+    await session.initialize()
+    tools = {t.name: t for t in (await session.list_tools()).tools}
+    assert set(tools) == TOOLS
+    search = tools["search_by_skills"]
+    assert (
+        search.annotations.read_only_hint is True
+        and tools["get_candidate"].annotations.read_only_hint is True
+    )
+    assert tools["ingest_cv"].annotations.read_only_hint is False
+    assert {"required_skills", "preferred_skills", "experience_level", "top_k"} <= set(
+        search.input_schema["properties"]
+    )
+    assert "candidates" in search.output_schema["properties"] and "Example" in search.description
+
+    found = await session.call_tool(
+        "search_by_skills", {"required_skills": ["K8s"], "preferred_skills": ["Terraform"]}
+    )
+    assert not found.is_error
+    assert found.structured_content["candidates"][0]["candidate_id"] == "jane-doe"
+    assert "Jane Doe" in found.content[0].text
+
+    empty = await session.call_tool(
+        "search_by_skills", {"required_skills": ["NonexistentSkill123"]}
+    )
+    assert empty.structured_content["candidates"] == []
+    assert empty.content[0].text.startswith("No candidates found with required skill combination.")
+
+    profile = await session.call_tool("get_candidate", {"candidate_id": "jane-doe"})
+    assert (
+        profile.structured_content["level"] == "senior"
+        and profile.structured_content["source_file"] == "jane-doe.md"
+    )
+
+    missing = await session.call_tool("get_candidate", {"candidate_id": "nobody"})
+    assert missing.is_error and "nobody" in missing.content[0].text
+
+    bad = await session.call_tool("search_by_skills", {"required_skills": [], "top_k": 500})
+    assert bad.is_error
+
+
+async def test_stdio(loaded_dir: Path):
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "talentrag.cli", "mcp", "--data-dir", str(loaded_dir)],
+        env=dict(os.environ) | {"TALENTRAG_EMBEDDER": "hashing"},
+    )  # fmt: skip
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await _exercise(session)
+        added = await session.call_tool(
+            "ingest_cv",
+            {"text": (FIXTURES / "omar-haddad.txt").read_text(), "candidate_id": "omar-2"},
+        )
+        assert not added.is_error and added.structured_content["id"] == "omar-2"
+        again = await session.call_tool("search_by_skills", {"required_skills": ["PyTorch"]})
+        assert "omar-2" in [c["candidate_id"] for c in again.structured_content["candidates"]]
+
+
+async def test_streamable_http_with_api_keys(loaded_dir: Path, tmp_path: Path):
+    keys = json.dumps({KEY_A: "default", KEY_B: "globex"})
+    with running_server(loaded_dir, {"TALENTRAG_API_KEYS": keys}) as url:
+        assert httpx.post(f"{url}/mcp", json={}).status_code == 401
+        client = httpx2.AsyncClient(headers={"Authorization": f"Bearer {KEY_A}"}, timeout=60)
+        async with (
+            streamable_http_client(f"{url}/mcp", http_client=client) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await _exercise(session)
+        other = httpx2.AsyncClient(headers={"X-API-Key": KEY_B}, timeout=60)
+        async with (
+            streamable_http_client(f"{url}/mcp", http_client=other) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            result = await session.call_tool(
+                "search_by_skills", {"required_skills": ["Kubernetes"]}
+            )
+            assert result.structured_content["candidates"] == []  # another tenant sees nothing
