@@ -8,7 +8,7 @@ SAMPLE := services/talentrag/sample_data/corpus
 
 SERVER_VENV := .venv-lightrag-server
 
-.PHONY: install run test test-remote lint sample-data clean
+.PHONY: install run test test-remote check-mcp lint sample-data clean
 
 install: $(STAMP)
 
@@ -40,6 +40,15 @@ $(SERVER_VENV)/.installed:
 test-remote: $(STAMP) $(SERVER_VENV)/.installed
 	TALENTRAG_LIGHTRAG_SERVER_PYTHON=$(CURDIR)/$(SERVER_VENV)/bin/python $(VENV)/bin/pytest -q -m remote tests/remote
 
+# The MCP Inspector CLI (needs Node >= 22, installed from npm beside it) against both transports.
+INSPECTOR := .mcp-inspector
+$(INSPECTOR)/node_modules/.bin/inspector:
+	mkdir -p $(INSPECTOR)
+	cd $(INSPECTOR) && npm install --silent --no-audit --no-fund node@22 @modelcontextprotocol/inspector@2.12.0
+
+check-mcp: $(STAMP) $(INSPECTOR)/node_modules/.bin/inspector
+	bash tests/adapters/check_mcp.sh
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check services tests
 	$(VENV)/bin/ruff format --check services tests
@@ -50,4 +59,4 @@ sample-data: $(STAMP)
 	$(PY) -m talentrag.sample_data.generator $(SAMPLE) --n 200 --seed 42 --jobs 5
 
 clean:
-	rm -rf $(VENV) $(SERVER_VENV) $(DATA_DIR) .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(SERVER_VENV) $(INSPECTOR) $(DATA_DIR) .pytest_cache .ruff_cache
