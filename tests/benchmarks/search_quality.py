@@ -80,6 +80,9 @@ async def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--embedder", default="minilm", choices=["minilm", "hashing"])
     args = parser.parse_args()
+    print(
+        f"corpus: {args.cvs} generated CVs (seed {args.seed}), embedder {args.embedder}", flush=True
+    )
     with tempfile.TemporaryDirectory() as tmp:
         settings, truth = await build(Path(tmp), args.cvs, args.seed, args.embedder)
         from talentrag.vocabulary import load_vocabulary
@@ -89,6 +92,10 @@ async def main() -> None:
     scores = evaluate(qrels(queries, 1), as_run(rankings, queries), ["ndcg@10"])
     binary = evaluate(qrels(queries, 2), as_run(rankings, queries), ["precision@5", "recall@50"])
     impossible = [q for q in queries if q.impossible]
+    possible = [q for q in queries if not q.impossible]
+    relevant = [sum(g >= 2 for g in q.grades.values()) for q in possible]
+    p5_ceiling = sum(min(5, n) / 5 for n in relevant) / len(possible)
+    r50_ceiling = sum(min(50, n) / n for n in relevant) / len(possible)
     empty = sum(not rankings[q.qid] for q in impossible)
     latencies.sort()
     print(f"queries: {len(queries)} ({len(impossible)} impossible combinations)")
