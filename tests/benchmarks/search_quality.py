@@ -100,7 +100,8 @@ async def main() -> None:
     latencies.sort()
     print(f"queries: {len(queries)} ({len(impossible)} impossible combinations)")
     print(
-        f"nDCG@10 {scores:.4f}  precision@5 {binary['precision@5']:.4f}  recall@50 {binary['recall@50']:.4f}"
+        f"nDCG@10 {scores:.4f}  precision@5 {binary['precision@5']:.4f} (best possible {p5_ceiling:.4f})  "
+        f"recall@50 {binary['recall@50']:.4f} (best possible {r50_ceiling:.4f})"
     )
     print(f"impossible combinations answered with no candidates: {empty}/{len(impossible)}")
     print(f"search latency p50 {latencies[len(latencies) // 2]:.1f} ms, max {latencies[-1]:.1f} ms")
