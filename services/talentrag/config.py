@@ -40,6 +40,18 @@ class Settings(BaseSettings):
     vocabulary_path: Path | None = Field(
         None, description="Skill vocabulary YAML (default: the one shipped in the package)."
     )
+    lightrag_kv_storage: str = Field(
+        "JsonKVStorage", description="LightRAG KV storage class (PGKVStorage for PostgreSQL)."
+    )
+    lightrag_vector_storage: str = Field(
+        "NanoVectorDBStorage", description="LightRAG vector storage class (PGVectorStorage)."
+    )
+    lightrag_graph_storage: str = Field(
+        "NetworkXStorage", description="LightRAG graph storage class (PGTableGraphStorage)."
+    )
+    lightrag_doc_status_storage: str = Field(
+        "JsonDocStatusStorage", description="LightRAG doc-status storage class."
+    )
     lightrag_mode: Literal["embedded", "remote"] = Field(
         "embedded", description="Search through in-process LightRAG or a LightRAG Server."
     )

@@ -56,6 +56,15 @@ def check_manifest(data_dir: Path, embedder: Embedder) -> None:
     manifest.write_text(json.dumps(expected, indent=2) + "\n")
 
 
+def lightrag_storages(settings: Settings) -> dict[str, str]:
+    return {
+        "kv_storage": settings.lightrag_kv_storage,
+        "vector_storage": settings.lightrag_vector_storage,
+        "graph_storage": settings.lightrag_graph_storage,
+        "doc_status_storage": settings.lightrag_doc_status_storage,
+    }
+
+
 def _search_gateway(settings: Settings, embedded: EmbeddedLightRAG) -> KnowledgeGraphGateway:
     """Search goes to the LightRAG Server in remote mode; ingestion always writes the storage."""
     if settings.lightrag_mode == "embedded":
@@ -79,7 +88,7 @@ async def open_knowledge_base(
     embedder = embedder or build_embedder(settings)
     check_manifest(data_dir, embedder)
     store = SQLiteCandidateStore(data_dir / "candidates.sqlite3")
-    graph = EmbeddedLightRAG(data_dir / "lightrag", embedder)
+    graph = EmbeddedLightRAG(data_dir / "lightrag", embedder, storages=lightrag_storages(settings))
     await store.open()
     gateway: KnowledgeGraphGateway = graph
     try:

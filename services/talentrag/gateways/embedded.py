@@ -121,10 +121,19 @@ def _release_workspaces(tenants: list[str]) -> None:
 
 
 class EmbeddedLightRAG(KnowledgeGraphGateway):
-    def __init__(self, working_dir: Path, embedder: Embedder, cosine_threshold: float = 0.2):
+    def __init__(
+        self,
+        working_dir: Path,
+        embedder: Embedder,
+        cosine_threshold: float = 0.2,
+        storages: dict[str, str] | None = None,
+    ):
         self.working_dir = working_dir
         self.embedder = embedder
         self.cosine_threshold = cosine_threshold
+        # kv_storage / vector_storage / graph_storage / doc_status_storage class names;
+        # PostgreSQL ones read POSTGRES_* from the environment (LightRAG's convention).
+        self.storages = storages or {}
         self._instances: dict[str, Any] = {}
         self._lock = asyncio.Lock()
         _quiet_lightrag()
@@ -167,6 +176,7 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
             # uses every core, and concurrent ONNX runs only thrash them.
             embedding_batch_num=128,
             embedding_func_max_async=1,
+            **self.storages,
         )
         _quiet_lightrag()
         await rag.initialize_storages()
