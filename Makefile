@@ -19,12 +19,15 @@ $(STAMP): pyproject.toml
 	$(VENV)/bin/uv pip install -q --python $(PY) -e '.[dev]'
 	@touch $(STAMP)
 
-# Loads the sample corpus (unchanged files are skipped, so a second run is quick).
+# Loads the sample corpus (unchanged files are skipped, so a second run is quick), then
+# serves the HTTP API and MCP on http://127.0.0.1:8000 until Ctrl-C.
+PORT ?= 8000
 run: $(STAMP)
 	$(VENV)/bin/talentrag ingest $(SAMPLE)/cvs $(SAMPLE)/showcase --data-dir $(DATA_DIR)
 	$(VENV)/bin/talentrag ingest $(wildcard $(SAMPLE)/jobs/jd-*) --document-type job_description --data-dir $(DATA_DIR)
 	$(VENV)/bin/talentrag ingest $(wildcard $(SAMPLE)/jobs/company-*) --document-type company_page --data-dir $(DATA_DIR)
 	$(VENV)/bin/talentrag summary --data-dir $(DATA_DIR)
+	$(VENV)/bin/talentrag serve --data-dir $(DATA_DIR) --port $(PORT)
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check services tests

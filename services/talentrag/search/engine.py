@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-from talentrag.domain import DocumentRecord, Evidence
+from talentrag.domain import DocumentRecord, Evidence, MatchKind
 from talentrag.gateways.base import KnowledgeGraphGateway, Retrieval
 from talentrag.ingestion.graph import entity_types
 from talentrag.search.models import NO_MATCH_MESSAGE, CandidateResult, SearchRequest, SearchResponse
@@ -138,22 +138,28 @@ def _result(match: CandidateMatch, skills: list[RequestedSkill]) -> CandidateRes
         matched_preferred_skills=matched_preferred,
         missing_skills=[s.requested for s in match.missing],
         skill_matches=match.details,
-        evidence=_evidence(match),
+        evidence=_evidence(match, skills),
         explanation=_explanation(match, skills),
     )
 
 
-def _evidence(match: CandidateMatch) -> list[Evidence]:
-    """Up to three passages, required skills first, one passage per skill, no repeats."""
+def _evidence(match: CandidateMatch, skills: list[RequestedSkill]) -> list[Evidence]:
+    """Up to three passages, required skills first, one per skill, no passage twice.
+
+    A skill whose own passage is already shown may be proved by a skill that implies
+    it ("Deployed services on EKS" proves Kubernetes).
+    """
     held = {h.skill: h for h in match.record.skills}
+    accepts = {s.requested: s.accepts for s in skills}
     passages: list[Evidence] = []
     seen: set[tuple[int, int]] = set()
     for detail in sorted(match.details, key=lambda d: (not d.required, -d.confidence)):
-        for evidence in held[detail.skill].evidence:
-            if (evidence.start, evidence.end) not in seen:
-                seen.add((evidence.start, evidence.end))
-                passages.append(evidence.model_copy(update={"skill": detail.skill}))
-                break
+        implying = [s for s, m in accepts[detail.requested].items() if m.kind is MatchKind.IMPLIED and s in held]
+        candidates = held[detail.skill].evidence + [e for s in implying for e in held[s].evidence]
+        fresh = next((e for e in candidates if (e.start, e.end) not in seen), None)
+        if fresh is not None:
+            seen.add((fresh.start, fresh.end))
+            passages.append(fresh.model_copy(update={"skill": detail.skill}))
         if len(passages) == MAX_EVIDENCE:
             break
     return passages
