@@ -154,7 +154,11 @@ def _evidence(match: CandidateMatch, skills: list[RequestedSkill]) -> list[Evide
     passages: list[Evidence] = []
     seen: set[tuple[int, int]] = set()
     for detail in sorted(match.details, key=lambda d: (not d.required, -d.confidence)):
-        implying = [s for s, m in accepts[detail.requested].items() if m.kind is MatchKind.IMPLIED and s in held]
+        implying = [
+            s
+            for s, m in accepts[detail.requested].items()
+            if m.kind is MatchKind.IMPLIED and s in held
+        ]
         candidates = held[detail.skill].evidence + [e for s in implying for e in held[s].evidence]
         fresh = next((e for e in candidates if (e.start, e.end) not in seen), None)
         if fresh is not None:
