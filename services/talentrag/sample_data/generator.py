@@ -30,6 +30,8 @@ from typing import Any
 
 import yaml
 
+from talentrag.ingestion.dates import union_years  # the definition of years, shared with the parser
+
 DATA_DIR = Path(__file__).with_name("data")
 DEFAULT_VOCABULARY = Path(__file__).resolve().parents[1] / "vocabulary" / "data" / "skills.yaml"
 # The tokeniser of talentrag.vocabulary.tokens, copied so the generator depends
@@ -543,21 +545,6 @@ def add_years(day: date, years: int) -> date:
         return day.replace(year=day.year + years)
     except ValueError:  # 29 February
         return day.replace(year=day.year + years, day=28)
-
-
-def union_years(spans: Iterable[tuple[date, date]]) -> float:
-    """Length of the union of intervals in years of 365.25 days (overlaps count once)."""
-    total, cur_start, cur_end = 0, None, None
-    for start, end in sorted(spans):
-        if cur_end is None or start > cur_end:
-            if cur_end is not None:
-                total += (cur_end - cur_start).days
-            cur_start, cur_end = start, end
-        else:
-            cur_end = max(cur_end, end)
-    if cur_end is not None:
-        total += (cur_end - cur_start).days
-    return total / 365.25
 
 
 def level_for(years: float) -> str:
