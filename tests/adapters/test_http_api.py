@@ -164,7 +164,33 @@ def test_openapi_has_an_operation_id_summary_and_examples_everywhere(server: str
         "list_candidates",
     } <= ids
     schemas = spec["components"]["schemas"]
-    assert schemas["SearchRequest"].get("examples") and schemas["CandidateUpsert"].get("examples")
+
+    def has_example(schema: dict | None) -> bool:
+        if not schema:
+            return False
+        named = schemas.get(schema.get("$ref", "").split("/")[-1], {})
+        properties = named.get("properties", {}).values()
+        return bool(
+            schema.get("examples")
+            or named.get("examples")
+            or any(p.get("examples") for p in properties)
+        )
+
+    for path, methods in spec["paths"].items():
+        for method, op in methods.items():
+            bodies = [
+                c.get("schema") for c in op.get("requestBody", {}).get("content", {}).values()
+            ]
+            params = [
+                p
+                for p in op.get("parameters", [])
+                if p.get("examples") or p["schema"].get("examples")
+            ]
+            ok = next((r for code, r in op["responses"].items() if code.startswith("2")), {})
+            answers = [c.get("schema") for c in ok.get("content", {}).values()]
+            assert any(map(has_example, bodies + answers)) or params or method == "delete", (
+                f"{method} {path}"
+            )
 
 
 def test_embeddings_are_openai_compatible(server: str):

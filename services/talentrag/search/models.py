@@ -111,6 +111,12 @@ class CandidateResult(BaseModel):
 
 
 class SearchResponse(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"query": "Find candidates with NonexistentSkill123 experience", "candidates": [],
+                                         "total_considered": 0, "processing_time_ms": 12.5,
+                                         "message": NO_MATCH_MESSAGE}]}
+    )  # fmt: skip
+
     query: str = Field(description="The natural-language query sent to LightRAG.")
     candidates: list[CandidateResult]
     total_considered: int = Field(

@@ -9,13 +9,19 @@ import base64
 from typing import Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 router = APIRouter()
 MAX_INPUTS = 2048
 
 
 class EmbeddingRequest(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"input": ["Kubernetes", "K8s"], "model": "all-MiniLM-L6-v2-int8"}]
+        }
+    )
+
     input: str | list[str] = Field(description="A text or a list of texts (at most 2048).")
     model: str | None = Field(None, description="Ignored: the server's configured model answers.")
     encoding_format: Literal["float", "base64"] = "float"
@@ -33,6 +39,12 @@ class EmbeddingUsage(BaseModel):
 
 
 class EmbeddingResponse(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"object": "list", "model": "all-MiniLM-L6-v2-int8",
+                                         "data": [{"object": "embedding", "index": 0, "embedding": [0.021, -0.013]}],
+                                         "usage": {"prompt_tokens": 1, "total_tokens": 1}}]}
+    )  # fmt: skip
+
     object: Literal["list"] = "list"
     data: list[EmbeddingItem]
     model: str

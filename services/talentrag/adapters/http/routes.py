@@ -38,7 +38,12 @@ ERRORS = {
     for code in (400, 401, 403, 404, 413, 415, 422, 503)
 }
 CandidateId = Annotated[
-    str, Path(pattern=ID_PATTERN.pattern, description="Your id for the candidate (ATS id).")
+    str,
+    Path(
+        pattern=ID_PATTERN.pattern,
+        description="Your id for the candidate (ATS id).",
+        examples=["cv-00042"],
+    ),
 ]
 
 
@@ -61,6 +66,7 @@ Tenant = Annotated[str, Depends(tenant_of)]
 
 # -- operations -----------------------------------------------------------------------
 class Health(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"status": "ok"}]})
     status: str
 
 
@@ -139,6 +145,14 @@ class CandidateSummary(BaseModel):
 
 
 class CandidatePage(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"data": [{"id": "cv-00001", "name": "Jane Doe", "source_file": "cv-00001.md",
+                                                   "experience_level": "senior", "years_experience": 9.9,
+                                                   "skills": ["AWS", "Kubernetes"], "created_at": "2026-11-21T07:00:00Z",
+                                                   "updated_at": "2026-11-21T07:00:00Z"}],
+                                         "next_cursor": "eyJhZnRlciI6ICJjdi0wMDAwMSJ9", "has_more": True}]}
+    )  # fmt: skip
+
     data: list[CandidateSummary]
     next_cursor: str | None = Field(
         description="Pass as `cursor` for the next page; null on the last page."
@@ -199,7 +213,10 @@ async def upload_document(
         DocumentType, Form(description="cv (default), job_description, company_page, job_profile")
     ] = DocumentType.CV,
     document_id: Annotated[
-        str | None, Form(pattern=ID_PATTERN.pattern, description="Id to store it under.")
+        str | None,
+        Form(
+            pattern=ID_PATTERN.pattern, description="Id to store it under.", examples=["jane-doe"]
+        ),
     ] = None,
 ) -> DocumentRecord:
     kb = _kb(request)
@@ -270,8 +287,16 @@ def _decode_cursor(cursor: str) -> str:
 async def list_candidates(
     request: Request,
     tenant: Tenant,
-    limit: Annotated[int, Query(ge=1, le=500, description="Page size (1-500).")] = 50,
-    cursor: Annotated[str | None, Query(description="next_cursor from the previous page.")] = None,
+    limit: Annotated[
+        int, Query(ge=1, le=500, description="Page size (1-500).", examples=[50])
+    ] = 50,
+    cursor: Annotated[
+        str | None,
+        Query(
+            description="next_cursor from the previous page.",
+            examples=["eyJhZnRlciI6ICJjdi0wMDA1MCJ9"],
+        ),
+    ] = None,
 ) -> CandidatePage:
     after = _decode_cursor(cursor) if cursor else None
     records = await _kb(request).store.list(
