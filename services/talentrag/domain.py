@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
 
@@ -56,6 +57,24 @@ class HeldSkill(BaseModel):
     surface: str = Field(description="How the document wrote it (or the skill implying it).")
     mentions: int = Field(ge=0)
     evidence: list[Evidence] = Field(default_factory=list, max_length=3)
+
+
+@dataclass(frozen=True)
+class SkillHolding:
+    """What scoring needs to know about one held skill (no evidence text)."""
+
+    kind: MatchKind
+    confidence: float
+    mentions: int
+
+
+@dataclass(frozen=True)
+class CandidateProfile:
+    """The slice of a candidate record that ranking reads, cheap to load by the thousand."""
+
+    id: str
+    level: ExperienceLevel | None
+    skills: dict[str, SkillHolding]
 
 
 class RejectedMention(BaseModel):

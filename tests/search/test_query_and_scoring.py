@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from talentrag.domain import DocumentRecord, Evidence, ExperienceLevel, HeldSkill, MatchKind
+from talentrag.domain import CandidateProfile, ExperienceLevel, MatchKind, SkillHolding
 from talentrag.search.models import SearchRequest
 from talentrag.search.query import (
     build_query_text,
@@ -65,13 +65,8 @@ async def test_unknown_skill_keeps_its_wording(normalizer: SkillNormalizer):
     )
 
 
-def _record(skills: dict[str, tuple[MatchKind, float]], cid: str = "c1") -> DocumentRecord:
-    held = [
-        HeldSkill(skill=s, category="x", kind=k, confidence=c, surface=s, mentions=2,
-                  evidence=[Evidence(text=f"uses {s}", source_file="c1.txt", start=0, end=6 + len(s))])
-        for s, (k, c) in skills.items()
-    ]  # fmt: skip
-    return DocumentRecord(id=cid, name="C", source_file="c1.txt", content_hash="h", skills=held)
+def _record(skills: dict[str, tuple[MatchKind, float]], cid: str = "c1") -> CandidateProfile:
+    return CandidateProfile(cid, None, {s: SkillHolding(k, c, 2) for s, (k, c) in skills.items()})
 
 
 async def test_scoring_formula(normalizer: SkillNormalizer):
@@ -108,7 +103,7 @@ def test_ties_break_by_id(vocabulary: Vocabulary):
 
     a = CandidateMatch(_record({}, "b"), [], [], 0.5, 1, 2)
     b = CandidateMatch(_record({}, "a"), [], [], 0.5, 1, 2)
-    assert sorted([a, b], key=CandidateMatch.rank_key)[0].record.id == "a"
+    assert sorted([a, b], key=CandidateMatch.rank_key)[0].profile.id == "a"
 
 
 @pytest.mark.parametrize(

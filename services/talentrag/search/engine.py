@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-from talentrag.domain import DocumentRecord, Evidence, MatchKind
+from talentrag.domain import CandidateProfile, DocumentRecord, Evidence, MatchKind
 from talentrag.gateways.base import KnowledgeGraphGateway, Retrieval
 from talentrag.ingestion.graph import entity_types
 from talentrag.search.models import NO_MATCH_MESSAGE, CandidateResult, SearchRequest, SearchResponse
@@ -49,17 +49,22 @@ class SearchService:
         )
         query = build_retrieval_query(skills, request.experience_level, request.top_k)
         retrieval = await self.gateway.retrieve(tenant, query)
-        records = await self._candidate_pool(tenant, skills, retrieval)
-        matches = [match_candidate(record, skills) for record in records.values()]
+        profiles = await self._candidate_pool(tenant, skills, retrieval)
+        matches = [match_candidate(profile, skills) for profile in profiles.values()]
         pool = [m for m in matches if m.required_matched]
         if request.experience_level:
-            pool = [m for m in pool if m.record.level == request.experience_level]
+            pool = [m for m in pool if m.profile.level == request.experience_level]
         qualified = any(m.qualifies for m in pool)
         ranked = sorted(pool, key=CandidateMatch.rank_key)[: request.top_k] if qualified else []
+        records = await self.store.get_many(
+            tenant, [m.profile.id for m in ranked]
+        )  # evidence for the answer only
         message = None if ranked else self._no_match_message(skills, matches, request)
         return SearchResponse(
             query=query.query,
-            candidates=[_result(m, skills) for m in ranked],
+            candidates=[
+                _result(m, records[m.profile.id], skills) for m in ranked if m.profile.id in records
+            ],
             total_considered=len(matches),
             processing_time_ms=round((time.perf_counter() - started) * 1000, 2),
             message=message,
@@ -68,7 +73,7 @@ class SearchService:
     # -- candidate pool ----------------------------------------------------------------
     async def _candidate_pool(
         self, tenant: str, skills: list[RequestedSkill], retrieval: Retrieval
-    ) -> dict[str, DocumentRecord]:
+    ) -> dict[str, CandidateProfile]:
         nodes = {name for s in skills for name in s.accepts} | self._skill_nodes_in(
             retrieval, skills
         )
@@ -84,8 +89,7 @@ class SearchService:
             self._collect(entity.name, entity.entity_type, entity.file_path, ids, files)
         if files:
             ids |= await self.store.ids_for_source_files(tenant, sorted(files))
-        records = await self.store.get_many(tenant, sorted(ids))
-        return {i: r for i, r in records.items() if r.is_candidate}
+        return await self.store.profiles(tenant, sorted(ids))
 
     def _skill_nodes_in(self, retrieval: Retrieval, skills: list[RequestedSkill]) -> set[str]:
         """Retrieved entity names that map to an accepted skill (LLM-built graphs name them freely)."""
@@ -123,8 +127,9 @@ class SearchService:
         return f"{NO_MATCH_MESSAGE} No candidate holds '{required[0].requested}'."
 
 
-def _result(match: CandidateMatch, skills: list[RequestedSkill]) -> CandidateResult:
-    record = match.record
+def _result(
+    match: CandidateMatch, record: DocumentRecord, skills: list[RequestedSkill]
+) -> CandidateResult:
     matched_required = [d.requested for d in match.details if d.required]
     matched_preferred = [d.requested for d in match.details if not d.required]
     return CandidateResult(
@@ -138,18 +143,20 @@ def _result(match: CandidateMatch, skills: list[RequestedSkill]) -> CandidateRes
         matched_preferred_skills=matched_preferred,
         missing_skills=[s.requested for s in match.missing],
         skill_matches=match.details,
-        evidence=_evidence(match, skills),
-        explanation=_explanation(match, skills),
+        evidence=_evidence(match, record, skills),
+        explanation=_explanation(match, record, skills),
     )
 
 
-def _evidence(match: CandidateMatch, skills: list[RequestedSkill]) -> list[Evidence]:
+def _evidence(
+    match: CandidateMatch, record: DocumentRecord, skills: list[RequestedSkill]
+) -> list[Evidence]:
     """Up to three passages, required skills first, one per skill, no passage twice.
 
     A skill whose own passage is already shown may be proved by a skill that implies
     it ("Deployed services on EKS" proves Kubernetes).
     """
-    held = {h.skill: h for h in match.record.skills}
+    held = {h.skill: h for h in record.skills}
     accepts = {s.requested: s.accepts for s in skills}
     passages: list[Evidence] = []
     seen: set[tuple[int, int]] = set()
@@ -169,7 +176,9 @@ def _evidence(match: CandidateMatch, skills: list[RequestedSkill]) -> list[Evide
     return passages
 
 
-def _explanation(match: CandidateMatch, skills: list[RequestedSkill]) -> str:
+def _explanation(
+    match: CandidateMatch, record: DocumentRecord, skills: list[RequestedSkill]
+) -> str:
     n_required = sum(s.required for s in skills)
     n_preferred = len(skills) - n_required
     canonical = {s.requested: s.canonical for s in skills}
@@ -181,8 +190,8 @@ def _explanation(match: CandidateMatch, skills: list[RequestedSkill]) -> str:
         elif detail.requested != detail.skill:
             how = f"{detail.skill}, {how}"
         parts.append(f"{detail.requested} ({how})")
-    level = match.record.level.value if match.record.level else "unknown level"
-    years = f", {match.record.years:g} years" if match.record.years is not None else ""
+    level = record.level.value if record.level else "unknown level"
+    years = f", {record.years:g} years" if record.years is not None else ""
     required = sum(d.required for d in match.details)
     preferred = len(match.details) - required
     summary = f"Matches {required}/{n_required} required"

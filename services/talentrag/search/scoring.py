@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from talentrag.domain import DocumentRecord, HeldSkill, MatchKind
+from talentrag.domain import CandidateProfile, MatchKind, SkillHolding
 from talentrag.search.models import SkillMatchDetail
 from talentrag.search.query import RequestedSkill
 
@@ -29,7 +29,7 @@ REQUIRED_WEIGHT = 0.8
 
 @dataclass
 class CandidateMatch:
-    record: DocumentRecord
+    profile: CandidateProfile
     details: list[SkillMatchDetail]
     missing: list[RequestedSkill]
     score: float
@@ -41,10 +41,12 @@ class CandidateMatch:
         return not any(s.required for s in self.missing)
 
     def rank_key(self) -> tuple:
-        return (-self.required_matched, -self.score, -self.evidence_mentions, self.record.id)
+        return (-self.required_matched, -self.score, -self.evidence_mentions, self.profile.id)
 
 
-def _best_credit(requested: RequestedSkill, held: dict[str, HeldSkill]) -> SkillMatchDetail | None:
+def _best_credit(
+    requested: RequestedSkill, held: dict[str, SkillHolding]
+) -> SkillMatchDetail | None:
     best: SkillMatchDetail | None = None
     for skill, accepted in requested.accepts.items():
         holding = held.get(skill)
@@ -66,8 +68,8 @@ def _best_credit(requested: RequestedSkill, held: dict[str, HeldSkill]) -> Skill
     return best
 
 
-def match_candidate(record: DocumentRecord, requested: list[RequestedSkill]) -> CandidateMatch:
-    held = {h.skill: h for h in record.skills}
+def match_candidate(profile: CandidateProfile, requested: list[RequestedSkill]) -> CandidateMatch:
+    held = profile.skills
     details, missing = [], []
     for skill in requested:
         detail = _best_credit(skill, held)
@@ -87,7 +89,7 @@ def match_candidate(record: DocumentRecord, requested: list[RequestedSkill]) -> 
         + (1 - REQUIRED_WEIGHT) * sum(d.confidence for d in preferred) / n_preferred
     )
     return CandidateMatch(
-        record=record,
+        profile=profile,
         details=details,
         missing=missing,
         score=round(min(1.0, score), 4),

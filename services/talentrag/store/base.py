@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import StrEnum
 
-from talentrag.domain import DocumentRecord, DocumentType
+from talentrag.domain import CandidateProfile, DocumentRecord, DocumentType
 
 
 class RowStatus(StrEnum):
@@ -66,6 +66,10 @@ class CandidateStore(ABC):
     @abstractmethod
     async def get_many(self, tenant: str, ids: list[str]) -> dict[str, DocumentRecord]:
         """Active documents among ``ids``."""
+
+    @abstractmethod
+    async def profiles(self, tenant: str, ids: list[str]) -> dict[str, CandidateProfile]:
+        """Level and held skills of the active candidates among ``ids`` (for ranking)."""
 
     @abstractmethod
     async def list(

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import aiosqlite
 
-from talentrag.domain import DocumentRecord, DocumentType
+from talentrag.domain import (
+    CandidateProfile,
+    DocumentRecord,
+    DocumentType,
+    ExperienceLevel,
+    MatchKind,
+    SkillHolding,
+)
 from talentrag.store.base import (
     CandidateStore,
     RowStatus,
@@ -44,6 +51,7 @@ CREATE TABLE IF NOT EXISTS document_skills (
     skill TEXT NOT NULL,
     kind TEXT NOT NULL,
     confidence REAL NOT NULL,
+    mentions INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (tenant, id, skill)
 );
 CREATE INDEX IF NOT EXISTS document_skills_skill ON document_skills (tenant, skill);
@@ -85,6 +93,12 @@ class SQLiteCandidateStore(CandidateStore):
         await self._db.execute("PRAGMA journal_mode=WAL")
         await self._db.execute("PRAGMA synchronous=NORMAL")
         await self._db.executescript(SCHEMA)
+        async with self._db.execute("PRAGMA table_info(document_skills)") as cursor:
+            columns = {row[1] async for row in cursor}
+        if "mentions" not in columns:  # stores created before the column existed
+            await self._db.execute(
+                "ALTER TABLE document_skills ADD COLUMN mentions INTEGER NOT NULL DEFAULT 0"
+            )
         await self._db.commit()
 
     async def close(self) -> None:
@@ -118,6 +132,27 @@ class SQLiteCandidateStore(CandidateStore):
                 async for row in cursor:
                     found[row[0]] = _record(row[1:])
         return found
+
+    async def profiles(self, tenant: str, ids: list[str]) -> dict[str, CandidateProfile]:
+        levels: dict[str, str | None] = {}
+        skills: dict[str, dict[str, SkillHolding]] = {}
+        for chunk in _batches(ids):
+            marks = ",".join("?" * len(chunk))
+            async with self.db.execute(
+                f"""SELECT d.id, d.level, s.skill, s.kind, s.confidence, s.mentions FROM documents d
+                    LEFT JOIN document_skills s ON s.tenant=d.tenant AND s.id=d.id
+                    WHERE d.tenant=? AND d.status='active' AND d.document_type='cv' AND d.id IN ({marks})""",
+                [tenant, *chunk],
+            ) as cursor:
+                async for document_id, level, skill, kind, confidence, mentions in cursor:
+                    levels[document_id] = level
+                    held = skills.setdefault(document_id, {})
+                    if skill is not None:
+                        held[skill] = SkillHolding(MatchKind(kind), confidence, mentions)
+        return {
+            i: CandidateProfile(i, ExperienceLevel(level) if level else None, skills[i])
+            for i, level in levels.items()
+        }
 
     async def list(
         self,
@@ -156,7 +191,8 @@ class SQLiteCandidateStore(CandidateStore):
                 record.model_dump_json(), text, now, now,
             ))  # fmt: skip
             skill_rows += [
-                (tenant, record.id, s.skill, s.kind.value, s.confidence) for s in record.skills
+                (tenant, record.id, s.skill, s.kind.value, s.confidence, s.mentions)
+                for s in record.skills
             ]
         await self.db.executemany(
             """INSERT INTO documents (tenant, id, document_type, name, source_file, content_hash,
@@ -173,7 +209,10 @@ class SQLiteCandidateStore(CandidateStore):
         await self.db.executemany(
             "DELETE FROM document_skills WHERE tenant=? AND id=?", [(tenant, r.id) for r in records]
         )
-        await self.db.executemany("INSERT INTO document_skills VALUES (?,?,?,?,?)", skill_rows)
+        await self.db.executemany(
+            "INSERT INTO document_skills (tenant, id, skill, kind, confidence, mentions) VALUES (?,?,?,?,?,?)",
+            skill_rows,
+        )
         await self.db.commit()
         return stale
 
