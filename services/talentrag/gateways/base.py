@@ -74,6 +74,11 @@ class RetrievalQuery:
     top_k: int = 40
     chunk_top_k: int = 10
     mode: str = "hybrid"
+    # LightRAG renders and re-tokenises everything it retrieves to fit these budgets;
+    # search needs the skill nodes and a few passages, not a long LLM context.
+    max_entity_tokens: int = 1500
+    max_relation_tokens: int = 2000
+    max_total_tokens: int = 6000
 
 
 class KnowledgeGraphGateway(ABC):

@@ -103,6 +103,9 @@ class RemoteLightRAG(KnowledgeGraphGateway):
                 "chunk_top_k": query.chunk_top_k,
                 "ll_keywords": query.ll_keywords,
                 "hl_keywords": query.hl_keywords,
+                "max_entity_tokens": query.max_entity_tokens,
+                "max_relation_tokens": query.max_relation_tokens,
+                "max_total_tokens": query.max_total_tokens,
                 "enable_rerank": False,
             },
         )

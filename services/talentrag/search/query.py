@@ -104,6 +104,6 @@ def build_retrieval_query(
         query=build_query_text(skills, level),
         ll_keywords=names,
         hl_keywords=[f"has skill {name}" for name in names],
-        top_k=max(20, min(60, top_k * 4)),
-        chunk_top_k=max(5, min(20, top_k * 2)),
+        top_k=max(10, min(40, top_k * 2)),
+        chunk_top_k=5,
     )

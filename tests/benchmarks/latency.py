@@ -1,0 +1,72 @@
+"""search_by_skills latency against one raw LightRAG aquery_data call, same queries, warm.
+
+.venv/bin/python -u -m tests.benchmarks.latency --cvs 1000 --queries 200 --embedder hashing
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from talentrag.runtime import open_knowledge_base
+from talentrag.search import SearchRequest
+from talentrag.search.query import build_retrieval_query, resolve_skills
+from talentrag.vocabulary import load_vocabulary
+from tests.benchmarks.queries import make_queries
+from tests.benchmarks.search_quality import AS_OF, build
+
+
+def percentiles(values: list[float]) -> dict[str, float]:
+    cuts = statistics.quantiles(values, n=100, method="inclusive")
+    return {"p50": round(cuts[49], 2), "p95": round(cuts[94], 2), "p99": round(cuts[98], 2)}
+
+
+async def measure(settings, queries, top_k: int = 10) -> dict[str, dict[str, float]]:
+    search_ms, raw_ms = [], []
+    async with open_knowledge_base(settings, as_of=AS_OF) as kb:
+        service = kb.search
+        for query in queries[:5]:  # warm caches and lazy loads
+            await service.search(SearchRequest(**query.request(top_k)))
+        for query in queries:
+            request = SearchRequest(**query.request(top_k))
+            started = time.perf_counter()
+            await service.search(request)
+            search_ms.append((time.perf_counter() - started) * 1000)
+            skills = await resolve_skills(
+                request.required_skills,
+                request.preferred_skills,
+                kb.normalizer,
+                service._implied_by,
+            )
+            retrieval_query = build_retrieval_query(skills, request.experience_level, top_k)
+            started = time.perf_counter()
+            await kb.gateway.retrieve(settings.tenant, retrieval_query)
+            raw_ms.append((time.perf_counter() - started) * 1000)
+    return {"search_by_skills": percentiles(search_ms), "aquery_data": percentiles(raw_ms)}
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--cvs", type=int, default=1000)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--embedder", default="hashing", choices=["minilm", "hashing"])
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        settings, truth = await build(Path(tmp), args.cvs, args.seed, args.embedder)
+        queries = [q for q in make_queries(truth, load_vocabulary(), args.queries, args.seed)]
+        figures = await measure(settings, queries)
+    ratio = figures["search_by_skills"]["p95"] / figures["aquery_data"]["p95"]
+    print(
+        f"{args.cvs} CVs, {args.embedder}, {len(queries)} queries (ms): {figures}; p95 ratio {ratio:.2f}"
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
