@@ -281,6 +281,21 @@ def _validation_message(exc: ValidationError) -> str:
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 
+def _refuse_if_written(settings: Settings) -> None:
+    """A clear message instead of a failed start when another process writes the data dir."""
+    from filelock import FileLock, Timeout
+
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(settings.data_dir / ".write.lock"))
+    try:
+        lock.acquire(timeout=1)
+    except Timeout as exc:
+        raise UsageError(
+            f"another process (a server or an ingest) is writing to {settings.data_dir}"
+        ) from exc
+    lock.release()
+
+
 async def _serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
@@ -291,6 +306,7 @@ async def _serve(args: argparse.Namespace, settings: Settings) -> int:
             f"refusing to serve on {args.host} without API keys; set TALENTRAG_API_KEYS "
             '(JSON {"key": "tenant"}) or use --host 127.0.0.1'
         )
+    _refuse_if_written(settings)
     url = f"http://{args.host}:{args.port}"
     auth = (
         "API keys required"

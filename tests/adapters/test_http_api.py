@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import os
 from pathlib import Path
 
 import httpx
@@ -257,3 +258,33 @@ def test_lightrag_down_in_remote_mode_is_503_with_retry_after(tmp_path: Path):
         _assert_problem(response, 503, "Retry later")
         assert response.headers["retry-after"].isdigit()
         _assert_problem(httpx.get(f"{url}/ready", timeout=60), 503, "unreachable")
+
+
+def test_the_server_is_the_only_writer_of_its_data_directory(tmp_path: Path):
+    import subprocess
+    import sys
+
+    data_dir = tmp_path / "kb"
+    env = {"TALENTRAG_EMBEDDER": "hashing"}
+    with running_server(data_dir, env) as url:
+        command = [
+            sys.executable,
+            "-m",
+            "talentrag.cli",
+            "ingest",
+            str(FIXTURES / "jane-doe.md"),
+            "--data-dir",
+            str(data_dir),
+        ]
+        result = subprocess.run(
+            command, capture_output=True, text=True, timeout=120, env=os.environ | env
+        )
+        assert (
+            result.returncode == 2
+            and "POST /v1/documents" in result.stderr
+            and "Traceback" not in result.stderr
+        )
+        second = subprocess.run([sys.executable, "-m", "talentrag.cli", "serve", "--port", "1", "--data-dir", str(data_dir)],
+                                capture_output=True, text=True, timeout=60, env=os.environ | env)  # fmt: skip
+        assert second.returncode == 2 and "writing to" in second.stderr
+        assert httpx.get(f"{url}/v1/candidates").json()["data"] == []

@@ -35,6 +35,7 @@ from talentrag.store.base import CandidateStore, RowStatus, UnfinishedWrite
 from talentrag.vocabulary.vocabulary import Vocabulary
 
 log = logging.getLogger(__name__)
+WAIT_FOR_WRITER_S = 10
 
 
 class Outcome(StrEnum):
@@ -148,6 +149,22 @@ class Ingestor:
                 )
                 await self.store.finish(tenant, existing)
             return existing
+
+    async def hold_writer_lock(self) -> None:
+        """Keep this process the only writer until ``release_writer_lock`` (the server does).
+
+        LightRAG's file storage lives in memory and is flushed whole: a second process
+        writing the same files would be overwritten by the server's next flush.
+        """
+        try:
+            await asyncio.to_thread(self._file_lock.acquire, timeout=5)
+        except Timeout as exc:
+            raise WriterBusy(
+                f"another process is writing to this data directory ({self._file_lock.lock_file})"
+            ) from exc
+
+    def release_writer_lock(self) -> None:
+        self._file_lock.release()
 
     async def recover(self, tenant: str) -> int:
         """Finish what an interrupted run left; returns how many documents it completed."""
@@ -299,11 +316,12 @@ class _WriterGuard:
     async def __aenter__(self) -> None:
         await self._lock.acquire()
         try:
-            await asyncio.to_thread(self._file_lock.acquire, timeout=30)
+            await asyncio.to_thread(self._file_lock.acquire, timeout=WAIT_FOR_WRITER_S)
         except Timeout as exc:
             self._lock.release()
             raise WriterBusy(
-                f"another process is writing to this data directory ({self._file_lock.lock_file})"
+                f"another process is writing to this data directory ({self._file_lock.lock_file}); "
+                "if `talentrag serve` runs on it, ingest through its API (POST /v1/documents) or stop it"
             ) from exc
 
     async def __aexit__(self, *exc_info: object) -> None:

@@ -29,8 +29,12 @@ def create_app(settings: Settings) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with open_knowledge_base(settings) as kb, mcp_server.session_manager.run():
+            await kb.ingestor.hold_writer_lock()  # the server is the data directory's only writer
             app.state.kb = kb
-            yield
+            try:
+                yield
+            finally:
+                kb.ingestor.release_writer_lock()
 
     app = FastAPI(
         title="talentrag",
