@@ -8,7 +8,7 @@ SAMPLE := services/talentrag/sample_data/corpus
 
 SERVER_VENV := .venv-lightrag-server
 
-.PHONY: install run test test-remote check-mcp lint sample-data clean
+.PHONY: install run test test-remote check-mcp bench lint sample-data clean
 
 install: $(STAMP)
 
@@ -51,6 +51,12 @@ $(INSPECTOR)/node_modules/.bin/inspector:
 
 check-mcp: $(STAMP) $(INSPECTOR)/node_modules/.bin/inspector
 	bash tests/adapters/check_mcp.sh
+
+# Benchmarks (not part of make test): writes docs/benchmarks/results/ and docs/benchmarks.md.
+# QUICK=1 for the few-minute development run.
+bench: $(STAMP)
+	$(VENV)/bin/uv pip install -q --python $(PY) -e '.[dev,bench]'
+	$(PY) -u -m tests.benchmarks.run $(if $(QUICK),--quick,)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check services tests

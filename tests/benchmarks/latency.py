@@ -59,7 +59,7 @@ async def main() -> None:
     parser.add_argument("--embedder", default="hashing", choices=["minilm", "hashing"])
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        settings, truth = await build(Path(tmp), args.cvs, args.seed, args.embedder)
+        settings, truth, _seconds = await build(Path(tmp), args.cvs, args.seed, args.embedder)
         queries = [q for q in make_queries(truth, load_vocabulary(), args.queries, args.seed)]
         figures = await measure(settings, queries)
     ratio = figures["search_by_skills"]["p95"] / figures["aquery_data"]["p95"]

@@ -56,7 +56,9 @@ def as_run(rankings: dict[str, list[str]], queries: list[Query]) -> Run:
                 for q in queries if not q.impossible})  # fmt: skip
 
 
-async def build(folder: Path, n_cvs: int, seed: int, embedder: str) -> tuple[Settings, list[dict]]:
+async def build(
+    folder: Path, n_cvs: int, seed: int, embedder: str
+) -> tuple[Settings, list[dict], float]:
     truth_path = generate_corpus(
         folder / "corpus", n_cvs, seed=seed, n_job_descriptions=8, as_of=AS_OF
     )
@@ -67,8 +69,9 @@ async def build(folder: Path, n_cvs: int, seed: int, embedder: str) -> tuple[Set
         await kb.ingestor.ingest_paths(
             [folder / "corpus" / "jobs"], "default", DocumentType.JOB_DESCRIPTION
         )
-    print(f"ingested {n_cvs} CVs with {embedder} in {time.perf_counter() - started:.1f} s")
-    return settings, load_truth(truth_path)
+    seconds = time.perf_counter() - started
+    print(f"ingested {n_cvs} CVs with {embedder} in {seconds:.1f} s")
+    return settings, load_truth(truth_path), seconds
 
 
 async def main() -> None:
@@ -84,7 +87,7 @@ async def main() -> None:
         f"corpus: {args.cvs} generated CVs (seed {args.seed}), embedder {args.embedder}", flush=True
     )
     with tempfile.TemporaryDirectory() as tmp:
-        settings, truth = await build(Path(tmp), args.cvs, args.seed, args.embedder)
+        settings, truth, _seconds = await build(Path(tmp), args.cvs, args.seed, args.embedder)
         from talentrag.vocabulary import load_vocabulary
 
         queries = make_queries(truth, load_vocabulary(), args.queries, args.seed)

@@ -1,0 +1,354 @@
+"""`make bench`: quality against baselines, latency, ingestion, serving, in one run.
+
+    .venv/bin/python -u -m tests.benchmarks.run [--quick]
+
+Writes docs/benchmarks/results/<date>[-quick].json and .md, and copies the Markdown to
+docs/benchmarks.md. Every figure is measured in this run on this machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import httpx
+from ranx import Qrels, Run, evaluate
+
+from talentrag import __version__
+from talentrag.ingestion.analyze import document_id_for
+from talentrag.runtime import open_knowledge_base
+from talentrag.sample_data.generator import generate_corpus
+from talentrag.search import SearchRequest, SearchResponse
+from talentrag.vocabulary import load_vocabulary
+from tests.benchmarks.baselines import BM25Baseline, dense_rank, raw_lightrag_rank
+from tests.benchmarks.latency import measure, percentiles
+from tests.benchmarks.queries import Query, load_truth, make_queries
+from tests.benchmarks.search_quality import AS_OF, build
+
+ROOT = Path(__file__).parents[2]
+RESULTS = ROOT / "docs" / "benchmarks" / "results"
+SYSTEMS = ("talentrag", "bm25", "dense", "lightrag")
+
+
+@dataclass(frozen=True)
+class Plan:
+    quality_cvs: int
+    quality_queries: int
+    latency_sizes: tuple[int, ...]
+    latency_queries: int
+    ingest_cvs: int
+    serving_cvs: int
+    requests_per_level: int
+
+
+QUICK = Plan(500, 30, (1000,), 200, 200, 1000, 64)
+FULL = Plan(2000, 60, (1000, 10_000), 200, 1000, 10_000, 400)
+
+
+# -- quality ------------------------------------------------------------------------
+def _metrics(queries: list[Query], rankings: dict[str, list[str]]) -> dict[str, float]:
+    possible = [q for q in queries if not q.impossible]
+    run = Run(
+        {
+            q.qid: {d: 1.0 / (i + 1) for i, d in enumerate(rankings[q.qid])} or {"none": 0.0}
+            for q in possible
+        }
+    )
+    graded = Qrels({q.qid: q.grades for q in possible})
+    binary = Qrels({q.qid: {d: g for d, g in q.grades.items() if g >= 2} for q in possible})
+    scores = evaluate(binary, run, ["precision@5", "recall@50"])
+    return {"ndcg@10": round(float(evaluate(graded, run, "ndcg@10")), 4),
+            "precision@5": round(float(scores["precision@5"]), 4), "recall@50": round(float(scores["recall@50"]), 4)}  # fmt: skip
+
+
+def _skill_f1(
+    queries: list[Query], responses: dict[str, SearchResponse], truth: dict[str, set[str]]
+) -> dict[str, float]:
+    """Micro-F1 of matched_required_skills and missing_skills against the generator's truth."""
+    counts = {"matched": [0, 0, 0], "missing": [0, 0, 0]}  # tp, fp, fn
+    for query in queries:
+        wording = dict(
+            zip(
+                query.required + query.preferred,
+                query.canonical_required + query.canonical_preferred,
+                strict=True,
+            )
+        )
+        for candidate in responses[query.qid].candidates:
+            held = truth[candidate.candidate_id]
+            for label, predicted in (
+                ("matched", set(candidate.matched_required_skills)),
+                ("missing", set(candidate.missing_skills)),
+            ):
+                for written, skill in wording.items():
+                    if label == "matched" and written not in query.required:
+                        continue
+                    actual = (skill in held) if label == "matched" else (skill not in held)
+                    said = written in predicted
+                    counts[label][0] += said and actual
+                    counts[label][1] += said and not actual
+                    counts[label][2] += actual and not said
+    return {
+        label: round(2 * tp / (2 * tp + fp + fn), 4) if tp else 0.0
+        for label, (tp, fp, fn) in counts.items()
+    }
+
+
+async def quality(folder: Path, plan: Plan, seed: int) -> dict:
+    settings, truth, seconds = await build(folder, plan.quality_cvs, seed, "minilm")
+    queries = make_queries(truth, load_vocabulary(), plan.quality_queries, seed)
+    cvs = [t for t in truth if t["document_type"] == "cv"]
+    by_file = {Path(t["file"]).name: document_id_for(Path(t["file"])) for t in cvs}
+    held = {document_id_for(Path(t["file"])): set(t["skills"]) for t in cvs}
+    rankings: dict[str, dict[str, list[str]]] = {s: {} for s in SYSTEMS}
+    responses: dict[str, SearchResponse] = {}
+    async with open_knowledge_base(settings, as_of=AS_OF) as kb:
+        for query in queries:
+            responses[query.qid] = await kb.search.search(SearchRequest(**query.request(50)))
+            rankings["talentrag"][query.qid] = [
+                c.candidate_id for c in responses[query.qid].candidates
+            ]
+            rankings["dense"][query.qid] = await dense_rank(kb, settings.tenant, query, by_file)
+            rankings["lightrag"][query.qid] = await raw_lightrag_rank(
+                kb, settings.tenant, query, by_file
+            )
+    bm25 = BM25Baseline(folder / "corpus" / "cvs")
+    rankings["bm25"] = {q.qid: bm25.rank(q) for q in queries}
+    impossible = [q for q in queries if q.impossible]
+    return {
+        "cvs": plan.quality_cvs, "queries": len(queries), "impossible_queries": len(impossible),
+        "ingest_seconds_minilm": round(seconds, 1),
+        "systems": {system: _metrics(queries, rankings[system]) for system in SYSTEMS},
+        "impossible_answered_empty": sum(not rankings["talentrag"][q.qid] for q in impossible),
+        "skill_f1": _skill_f1(queries, responses, held),
+    }  # fmt: skip
+
+
+# -- latency, ingestion, serving ----------------------------------------------------------
+async def latency(folder: Path, size: int, plan: Plan, seed: int, embedder: str) -> dict:
+    settings, truth, seconds = await build(folder, size, seed, embedder)
+    queries = make_queries(truth, load_vocabulary(), plan.latency_queries, seed)
+    figures = await measure(settings, queries)
+    ratio = figures["search_by_skills"]["p95"] / figures["aquery_data"]["p95"]
+    return {"cvs": size, "embedder": embedder, "queries": len(queries), **figures, "p95_ratio": round(ratio, 2),
+            "ingest_seconds": round(seconds, 1), "data_dir": str(settings.data_dir)}  # fmt: skip
+
+
+def _child(command: list[str], env: dict[str, str]) -> tuple[float, int]:
+    """Wall seconds and peak RSS (MB) of a child process."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _pid, status, usage = os.wait4(process.pid, 0)
+    if status != 0:
+        raise RuntimeError(f"{command[:4]} failed: {process.stderr.read().decode()[-500:]}")
+    return time.perf_counter() - started, usage.ru_maxrss // 1024
+
+
+def ingestion(folder: Path, n_cvs: int, seed: int) -> dict:
+    generate_corpus(folder / "corpus", n_cvs, seed=seed, n_job_descriptions=0, as_of=AS_OF)
+    results = {}
+    for embedder in ("minilm", "hashing"):
+        data_dir = folder / f"kb-{embedder}"
+        env = os.environ | {"TALENTRAG_EMBEDDER": embedder, "TALENTRAG_INGEST_BATCH_SIZE": "1000"}
+        command = [sys.executable, "-m", "talentrag.cli", "ingest", str(folder / "corpus" / "cvs"), "--data-dir",
+                   str(data_dir), "--quiet", "--as-of", AS_OF.isoformat()]  # fmt: skip
+        seconds, rss = _child(command, env)
+        disk = sum(p.stat().st_size for p in data_dir.rglob("*") if p.is_file())
+        results[embedder] = {"cvs": n_cvs, "seconds": round(seconds, 1), "cvs_per_second": round(n_cvs / seconds, 1),
+                             "peak_rss_mb": rss, "disk_mb": round(disk / 2**20, 1)}  # fmt: skip
+    return results
+
+
+async def serving(data_dir: Path, embedder: str, queries: list[Query], plan: Plan) -> dict:
+    port = _free_port()
+    env = os.environ | {"TALENTRAG_EMBEDDER": embedder}
+    started = time.perf_counter()
+    server = subprocess.Popen([sys.executable, "-m", "talentrag.cli", "serve", "--port", str(port), "--data-dir", str(data_dir)],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    url = f"http://127.0.0.1:{port}/v1/candidates/search"
+    body = queries[0].request(10)
+    try:
+        async with httpx.AsyncClient(timeout=60) as client:
+            cold = await _first_answer(client, url, body, started)
+            levels = {
+                str(n): await _load(client, url, queries, n, plan.requests_per_level)
+                for n in (1, 8, 32)
+            }
+        peak = _peak_rss_mb(server.pid)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    return {
+        "cold_start_seconds": round(cold, 2),
+        "concurrency": levels,
+        "serving_peak_rss_mb": peak,
+    }
+
+
+async def _first_answer(client: httpx.AsyncClient, url: str, body: dict, started: float) -> float:
+    while True:
+        try:
+            if (await client.post(url, json=body)).status_code == 200:
+                return time.perf_counter() - started
+        except httpx.TransportError:
+            await asyncio.sleep(0.05)
+
+
+async def _load(
+    client: httpx.AsyncClient, url: str, queries: list[Query], workers: int, total: int
+) -> dict:
+    latencies: list[float] = []
+    errors = 0
+    cursor = iter(range(total))
+
+    async def worker() -> None:
+        nonlocal errors
+        for i in cursor:
+            started = time.perf_counter()
+            response = await client.post(url, json=queries[i % len(queries)].request(10))
+            latencies.append((time.perf_counter() - started) * 1000)
+            errors += response.status_code != 200
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(workers)))
+    seconds = time.perf_counter() - started
+    return {
+        "requests": total,
+        "rps": round(total / seconds, 1),
+        **percentiles(latencies),
+        "errors": errors,
+    }
+
+
+def _peak_rss_mb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) // 1024
+    return -1
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def machine() -> dict:
+    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("model name")), platform.processor())  # fmt: skip
+    memory = next(
+        int(line.split()[1])
+        for line in Path("/proc/meminfo").read_text().splitlines()
+        if line.startswith("MemTotal")
+    )
+    import lightrag
+
+    return {"cpu": model, "cores": os.cpu_count(), "memory_gb": round(memory / 2**20, 1), "python": platform.python_version(),
+            "os": platform.platform(), "lightrag": lightrag.__version__, "talentrag": __version__}  # fmt: skip
+
+
+# -- report ---------------------------------------------------------------------------
+def markdown(report: dict) -> str:
+    q, m = report["quality"], report["machine"]
+    lines = [f"# Benchmarks ({report['date']}{', quick mode' if report['quick'] else ''})", "",
+             f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB; Python {m['python']}; "
+             f"LightRAG {m['lightrag']}. Command: `{report['command']}`. Raw figures: `{report['json']}`.", "",
+             f"## Quality ({q['cvs']} generated CVs, MiniLM; {q['queries']} queries, {q['impossible_queries']} impossible)", "",
+             "| system | nDCG@10 | precision@5 | recall@50 |", "| --- | --- | --- | --- |"]  # fmt: skip
+    for system, s in q["systems"].items():
+        lines.append(f"| {system} | {s['ndcg@10']} | {s['precision@5']} | {s['recall@50']} |")
+    lines += ["", f"Impossible combinations answered with no candidates: {q['impossible_answered_empty']}/{q['impossible_queries']}. "
+              f"Micro-F1 against the truth: matched_required_skills {q['skill_f1']['matched']}, missing_skills {q['skill_f1']['missing']}.",
+              "", "## Latency (warm, ms)", "",
+              "| CVs | embedder | search p50 | p95 | p99 | raw aquery_data p50 | p95 | p99 | p95 ratio |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]  # fmt: skip
+    for row in report["latency"]:
+        s, r = row["search_by_skills"], row["aquery_data"]
+        lines.append(
+            f"| {row['cvs']} | {row['embedder']} | {s['p50']} | {s['p95']} | {s['p99']} | {r['p50']} | {r['p95']} | {r['p99']} | {row['p95_ratio']} |"
+        )
+    lines += [
+        "",
+        "## Ingestion",
+        "",
+        "| embedder | CVs | CVs/s | peak RSS MB | disk MB |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for embedder, row in report["ingestion"].items():
+        lines.append(
+            f"| {embedder} | {row['cvs']} | {row['cvs_per_second']} | {row['peak_rss_mb']} | {row['disk_mb']} |"
+        )
+    sv = report["serving"]
+    lines += ["", f"## Serving ({sv['cvs']} CVs, {sv['embedder']})", "",
+              f"Cold start (process start to first answered query): {sv['cold_start_seconds']} s. Peak RSS while serving: {sv['serving_peak_rss_mb']} MB.", "",
+              "| concurrent clients | requests | req/s | p50 ms | p95 ms | errors |", "| --- | --- | --- | --- | --- | --- |"]  # fmt: skip
+    for level, row in sv["concurrency"].items():
+        lines.append(
+            f"| {level} | {row['requests']} | {row['rps']} | {row['p50']} | {row['p95']} | {row['errors']} |"
+        )
+    lines += ["", "## Not measured in this run", ""] + [
+        f"- {item}" for item in report["not_measured"]
+    ]
+    return "\n".join(lines) + "\n"
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="small sizes, for development (a few minutes)"
+    )
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    plan = QUICK if args.quick else FULL
+    report: dict = {"date": date.today().isoformat(), "quick": args.quick, "machine": machine(),
+                    "command": "make bench" + (" QUICK=1" if args.quick else "")}  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        report["quality"] = await quality(root / "quality", plan, args.seed)
+        print("quality", json.dumps(report["quality"]), flush=True)
+        report["latency"] = []
+        for size in plan.latency_sizes:
+            row = await latency(root / f"latency-{size}", size, plan, args.seed, "hashing")
+            print("latency", json.dumps(row), flush=True)
+            report["latency"].append(row)
+        report["ingestion"] = ingestion(root / "ingestion", plan.ingest_cvs, args.seed)
+        print("ingestion", json.dumps(report["ingestion"]), flush=True)
+        serving_row = next(r for r in report["latency"] if r["cvs"] == plan.serving_cvs)
+        truth = load_truth(root / f"latency-{plan.serving_cvs}" / "corpus" / "ground_truth.jsonl")
+        queries = make_queries(truth, load_vocabulary(), 50, args.seed)
+        report["serving"] = {"cvs": plan.serving_cvs, "embedder": "hashing",
+                             **await serving(Path(serving_row.pop("data_dir")), "hashing", queries, plan)}  # fmt: skip
+        for row in report["latency"]:
+            row.pop("data_dir", None)
+        print("serving", json.dumps(report["serving"]), flush=True)
+    report["not_measured"] = [
+        "100K candidates (latency, serving RSS): not run yet.",
+        "Latency with MiniLM at 1K/10K: the rows above use the hashing embedder.",
+    ]
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    stem = report["date"] + ("-quick" if args.quick else "")
+    report["json"] = f"docs/benchmarks/results/{stem}.json"
+    (RESULTS / f"{stem}.json").write_text(json.dumps(report, indent=2) + "\n")
+    text = markdown(report)
+    (RESULTS / f"{stem}.md").write_text(text)
+    shutil.copy(RESULTS / f"{stem}.md", ROOT / "docs" / "benchmarks.md")
+    print(text)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
