@@ -146,13 +146,20 @@ async def latency(folder: Path, size: int, plan: Plan, seed: int, embedder: str)
 
 
 def _child(command: list[str], env: dict[str, str]) -> tuple[float, int]:
-    """Wall seconds and peak RSS (MB) of a child process."""
+    """Wall seconds and peak RSS (MB) of a child process.
+
+    Peak RSS is read from /proc (VmHWM, reset at exec) while the child runs: getrusage
+    would count the memory it shared with this big parent before exec.
+    """
     started = time.perf_counter()
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _pid, status, usage = os.wait4(process.pid, 0)
-    if status != 0:
+    peak = 0
+    while process.poll() is None:
+        peak = max(peak, _peak_rss_mb(process.pid))
+        time.sleep(0.05)
+    if process.returncode != 0:
         raise RuntimeError(f"{command[:4]} failed: {process.stderr.read().decode()[-500:]}")
-    return time.perf_counter() - started, usage.ru_maxrss // 1024
+    return time.perf_counter() - started, peak
 
 
 def ingestion(folder: Path, n_cvs: int, seed: int) -> dict:
@@ -232,10 +239,11 @@ async def _load(
 
 
 def _peak_rss_mb(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) // 1024
-    return -1
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:  # the process just ended
+        return 0
+    return next((int(line.split()[1]) // 1024 for line in status.splitlines() if line.startswith("VmHWM:")), 0)
 
 
 def _free_port() -> int:
