@@ -130,7 +130,7 @@ async def _ingest(args: argparse.Namespace, settings: Settings) -> int:
         with _progress(args.quiet) as progress:
             task = progress.add_task("ingesting", total=len(files))
 
-            def advance(result: IngestResult) -> None:
+            def advance() -> None:
                 progress.advance(task)
 
             results = await kb.ingestor.ingest_paths(

@@ -243,7 +243,10 @@ def _peak_rss_mb(pid: int) -> int:
         status = Path(f"/proc/{pid}/status").read_text()
     except OSError:  # the process just ended
         return 0
-    return next((int(line.split()[1]) // 1024 for line in status.splitlines() if line.startswith("VmHWM:")), 0)
+    return next(
+        (int(line.split()[1]) // 1024 for line in status.splitlines() if line.startswith("VmHWM:")),
+        0,
+    )
 
 
 def _free_port() -> int:

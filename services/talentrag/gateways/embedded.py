@@ -142,7 +142,12 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
         """The LightRAG instance of a tenant's workspace, created on first use."""
         async with self._lock:
             if tenant not in self._instances:
-                self._instances[tenant] = await self._create(tenant)
+                _claim_workspace(tenant, self.working_dir)
+                try:
+                    self._instances[tenant] = await self._create(tenant)
+                except BaseException:
+                    _release_workspaces([tenant])
+                    raise
             return self._instances[tenant]
 
     async def _create(self, tenant: str) -> Any:
@@ -151,7 +156,6 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
 
         _quiet_lightrag()
         self.working_dir.mkdir(parents=True, exist_ok=True)
-        _claim_workspace(tenant, self.working_dir)
         embedder = self.embedder
 
         async def embed(texts: list[str], **_kwargs: Any) -> Any:

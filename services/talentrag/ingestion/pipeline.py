@@ -69,7 +69,7 @@ class WriterBusy(RuntimeError):
     """Another process is writing to the same data directory."""
 
 
-ProgressCallback = Callable[[IngestResult], None]
+ProgressCallback = Callable[[], None]  # called once per file, when it has been read and analysed
 
 
 def expand_paths(paths: Iterable[Path]) -> list[Path]:
@@ -120,13 +120,9 @@ class Ingestor:
             seen: dict[str, str] = {}
             for start in range(0, len(files), self.batch_size):
                 sources, failures = self._read_batch(
-                    files[start : start + self.batch_size], document_type, seen
+                    files[start : start + self.batch_size], document_type, seen, progress
                 )
-                batch_results = failures + await self._ingest_batch(tenant, sources)
-                for result in batch_results:
-                    if progress:
-                        progress(result)
-                results += batch_results
+                results += failures + await self._ingest_batch(tenant, sources, progress)
         return results
 
     async def ingest_documents(
@@ -176,21 +172,27 @@ class Ingestor:
         return _WriterGuard(self._write_lock, self._file_lock)
 
     def _read_batch(
-        self, files: list[Path], document_type: DocumentType, seen: dict[str, str]
+        self,
+        files: list[Path],
+        document_type: DocumentType,
+        seen: dict[str, str],
+        progress: ProgressCallback | None = None,
     ) -> tuple[list[SourceDocument], list[IngestResult]]:
         sources, failures = [], []
         for path in files:
             document_id = document_id_for(path)
+            reason = None
             if document_id in seen:
                 reason = f"same id {document_id!r} as {seen[document_id]}; rename one of the files"
+            else:
+                try:
+                    text = read_document(path)
+                except DocumentError as exc:
+                    reason = f"{exc.reason}: {exc}"
+            if reason is not None:
                 failures.append(IngestResult(str(path), Outcome.FAILED, document_id, reason))
-                continue
-            try:
-                text = read_document(path)
-            except DocumentError as exc:
-                failures.append(
-                    IngestResult(str(path), Outcome.FAILED, document_id, f"{exc.reason}: {exc}")
-                )
+                if progress:
+                    progress()
                 continue
             seen[document_id] = str(path)
             sources.append(
@@ -198,7 +200,9 @@ class Ingestor:
             )
         return sources, failures
 
-    async def _ingest_batch(self, tenant: str, sources: list[SourceDocument]) -> list[IngestResult]:
+    async def _ingest_batch(
+        self, tenant: str, sources: list[SourceDocument], progress: ProgressCallback | None = None
+    ) -> list[IngestResult]:
         if not sources:
             return []
         versions = await self.store.versions(tenant, [s.document_id for s in sources])
@@ -207,6 +211,8 @@ class Ingestor:
         for source in sources:
             validate_document_id(source.document_id)
             doc = self._analyze(source)
+            if progress:
+                progress()
             stored = versions.get(source.document_id)
             if (
                 stored
