@@ -310,10 +310,58 @@ def markdown(report: dict) -> str:
         lines.append(
             f"| {level} | {row['requests']} | {row['rps']} | {row['p50']} | {row['p95']} | {row['errors']} |"
         )
+    lines += ["", "## Targets", "", "| target | measured | met |", "| --- | --- | --- |"]
+    for name, value, ok in targets(report):
+        lines.append(
+            f"| {name} | {value} | {'yes' if ok else 'not measured' if ok is None else 'NO'} |"
+        )
     lines += ["", "## Not measured in this run", ""] + [
         f"- {item}" for item in report["not_measured"]
     ]
     return "\n".join(lines) + "\n"
+
+
+def targets(report: dict) -> list[tuple[str, str, bool | None]]:
+    """The benchmark issue's targets against this run's figures."""
+    systems = report["quality"]["systems"]
+    ours = systems["talentrag"]["ndcg@10"]
+    best = max(v["ndcg@10"] for k, v in systems.items() if k != "talentrag")
+    by_size = {row["cvs"]: row for row in report["latency"]}
+    rows: list[tuple[str, str, bool | None]] = [
+        ("nDCG@10 >= 0.90", f"{ours}", ours >= 0.90),
+        ("nDCG@10 >= best baseline + 0.15", f"{ours - best:+.4f}", ours - best >= 0.15),
+    ]
+    for size, limit in ((10_000, 50), (100_000, 150)):
+        row = by_size.get(size)
+        p95 = row["search_by_skills"]["p95"] if row else None
+        rows.append(
+            (
+                f"search p95 <= {limit} ms at {size:,}",
+                f"{p95} ms" if row else "-",
+                p95 <= limit if row else None,
+            )
+        )
+    for row in report["latency"]:
+        rows.append(
+            (
+                f"search p95 <= 2x raw aquery_data at {row['cvs']:,}",
+                f"{row['p95_ratio']}x",
+                row["p95_ratio"] <= 2,
+            )
+        )
+    ingestion = report["ingestion"]
+    for embedder, floor in (("minilm", 20), ("hashing", 300)):
+        rate = ingestion[embedder]["cvs_per_second"]
+        rows.append((f">= {floor} CVs/s ingesting with {embedder}", f"{rate}", rate >= floor))
+    serving = report["serving"]
+    at = f"{serving['cvs']:,}"
+    rows.append(("serving RSS <= 2 GB at 100,000", f"{serving['serving_peak_rss_mb']} MB at {at}",
+                 serving["serving_peak_rss_mb"] <= 2048 if serving["cvs"] == 100_000 else None))  # fmt: skip
+    rows.append(("cold start <= 3 s at 10,000", f"{serving['cold_start_seconds']} s at {at}",
+                 serving["cold_start_seconds"] <= 3 if serving["cvs"] == 10_000 else None))  # fmt: skip
+    errors = sum(level["errors"] for level in serving["concurrency"].values())
+    rows.append(("zero errors with 1/8/32 concurrent clients", f"{errors}", errors == 0))
+    return rows
 
 
 async def main() -> None:
