@@ -8,7 +8,7 @@ single retrieval is cut by token budgets and is not complete).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 
 class GatewayError(RuntimeError):
@@ -79,6 +79,12 @@ class RetrievalQuery:
     max_entity_tokens: int = 1500
     max_relation_tokens: int = 2000
     max_total_tokens: int = 6000
+
+    def params(self) -> dict[str, object]:
+        """LightRAG QueryParam fields (also the body of the server's POST /query/data)."""
+        fields = asdict(self)
+        fields.pop("query")
+        return fields | {"enable_rerank": False}
 
 
 class KnowledgeGraphGateway(ABC):

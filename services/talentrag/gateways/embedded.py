@@ -195,17 +195,7 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
         from lightrag import QueryParam
 
         rag = await self.rag(tenant)
-        param = QueryParam(
-            mode=query.mode,
-            top_k=query.top_k,
-            chunk_top_k=query.chunk_top_k,
-            ll_keywords=query.ll_keywords,
-            hl_keywords=query.hl_keywords,
-            max_entity_tokens=query.max_entity_tokens,
-            max_relation_tokens=query.max_relation_tokens,
-            max_total_tokens=query.max_total_tokens,
-            enable_rerank=False,
-        )
+        param = QueryParam(**query.params())
         return retrieval_from_payload(await rag.aquery_data(query.query, param))
 
     async def neighbours(self, tenant: str, nodes: list[str]) -> dict[str, list[Neighbour]]:

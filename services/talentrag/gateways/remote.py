@@ -96,18 +96,7 @@ class RemoteLightRAG(KnowledgeGraphGateway):
         payload = await self._request(
             "POST",
             "/query/data",
-            json={
-                "query": query.query,
-                "mode": query.mode,
-                "top_k": query.top_k,
-                "chunk_top_k": query.chunk_top_k,
-                "ll_keywords": query.ll_keywords,
-                "hl_keywords": query.hl_keywords,
-                "max_entity_tokens": query.max_entity_tokens,
-                "max_relation_tokens": query.max_relation_tokens,
-                "max_total_tokens": query.max_total_tokens,
-                "enable_rerank": False,
-            },
+            json={"query": query.query, **query.params()},
         )
         if not isinstance(payload, dict) or not isinstance(payload.get("data", {}), dict):
             raise GatewayError("LightRAG Server sent a /query/data answer without a data object")
