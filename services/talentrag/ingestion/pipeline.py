@@ -162,11 +162,6 @@ class Ingestor:
     def release_writer_lock(self) -> None:
         self._file_lock.release()
 
-    async def recover(self, tenant: str) -> int:
-        """Finish what an interrupted run left; returns how many documents it completed."""
-        async with self._writing():
-            return await self._recover(tenant)
-
     # -- internals ------------------------------------------------------------------
     def _writing(self) -> _WriterGuard:
         return _WriterGuard(self._write_lock, self._file_lock)

@@ -116,6 +116,3 @@ class CandidateStore(ABC):
 
     @abstractmethod
     async def summary(self, tenant: str) -> StoreSummary: ...
-
-    @abstractmethod
-    async def tenants(self) -> list[str]: ...

@@ -332,10 +332,6 @@ class SQLiteCandidateStore(CandidateStore):
             top = [(skill, n) async for skill, n in cursor]
         return StoreSummary(counts["cv"], counts["other"], dict(levels), top, counts["unfinished"])
 
-    async def tenants(self) -> list[str]:
-        async with self.db.execute("SELECT DISTINCT tenant FROM documents ORDER BY 1") as cursor:
-            return [row[0] async for row in cursor]
-
 
 def _stale(old_chunk_ids: list[str], record: DocumentRecord) -> list[str]:
     """Chunks of earlier (possibly half-written) versions that the new one does not reuse."""
