@@ -23,7 +23,7 @@ from datetime import date
 from pathlib import Path
 
 import httpx
-from ranx import Qrels, Run, evaluate
+from ranx import evaluate
 
 from talentrag import __version__
 from talentrag.ingestion.analyze import document_id_for
@@ -34,7 +34,7 @@ from talentrag.vocabulary import load_vocabulary
 from tests.benchmarks.baselines import BM25Baseline, dense_rank, raw_lightrag_rank
 from tests.benchmarks.latency import measure, percentiles
 from tests.benchmarks.queries import Query, load_truth, make_queries
-from tests.benchmarks.search_quality import AS_OF, build
+from tests.benchmarks.search_quality import AS_OF, as_run, build, qrels
 
 ROOT = Path(__file__).parents[2]
 RESULTS = ROOT / "docs" / "benchmarks" / "results"
@@ -72,18 +72,10 @@ FULL = Plan(
 
 # -- quality ------------------------------------------------------------------------
 def _metrics(queries: list[Query], rankings: dict[str, list[str]]) -> dict[str, float]:
-    possible = [q for q in queries if not q.impossible]
-    run = Run(
-        {
-            q.qid: {d: 1.0 / (i + 1) for i, d in enumerate(rankings[q.qid])} or {"none": 0.0}
-            for q in possible
-        }
-    )
-    graded = Qrels({q.qid: q.grades for q in possible})
-    binary = Qrels({q.qid: {d: g for d, g in q.grades.items() if g >= 2} for q in possible})
-    scores = evaluate(binary, run, ["precision@5", "recall@50"])
-    return {"ndcg@10": round(float(evaluate(graded, run, "ndcg@10")), 4),
-            "precision@5": round(float(scores["precision@5"]), 4), "recall@50": round(float(scores["recall@50"]), 4)}  # fmt: skip
+    run = as_run(rankings, queries)
+    binary = evaluate(qrels(queries, 2), run, ["precision@5", "recall@50"])
+    return {"ndcg@10": round(float(evaluate(qrels(queries, 1), run, "ndcg@10")), 4),
+            "precision@5": round(float(binary["precision@5"]), 4), "recall@50": round(float(binary["recall@50"]), 4)}  # fmt: skip
 
 
 def _skill_f1(
