@@ -47,3 +47,18 @@ async def test_a_store_from_before_the_mentions_column_opens(tmp_path: Path):
     await store.finish("t", ["a"])
     assert (await store.profiles("t", ["a"]))["a"].skills["Python"].mentions == 3
     await store.close()
+
+
+async def test_profiles_restricted_to_skills_keep_every_active_candidate(tmp_path: Path):
+    store = SQLiteCandidateStore(tmp_path / "db.sqlite3")
+    await store.open()
+    go = _record("b").model_copy(update={"skills": []})
+    await store.stage("t", [(_record("a"), "a"), (go, "b"), (_record("pending"), "p")])
+    await store.finish("t", ["a", "b"])
+    ids = ["a", "b", "pending", "missing"]
+    assert (await store.profiles("t", ids, {"Rust"})).keys() == {"a", "b"}
+    scoped = await store.profiles("t", ids, {"Python", "Rust"})
+    assert scoped["a"].skills.keys() == {"Python"} and scoped["b"].skills == {}
+    assert scoped["a"] == (await store.profiles("t", ["a"]))["a"]
+    assert (await store.profiles("t", ["b"], {"Python"}))["b"].skills == {}
+    await store.close()

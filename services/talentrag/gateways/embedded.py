@@ -10,11 +10,11 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import re
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from talentrag.embeddings.base import Embedder
 from talentrag.gateways.base import (
@@ -45,44 +45,28 @@ async def _refuse_llm(*_args: Any, **_kwargs: Any) -> str:
     raise NoLLMConfigured("talentrag runs LightRAG without an LLM; pass query keywords")
 
 
-class _WordTokenizer:
+class _FourByteTokenizer:
     """Offline, fast tokenizer for LightRAG's token budgets (tiktoken would download).
 
-    One token per word or punctuation mark, a single leading space included, so
-    ``decode(encode(text)) == text``. Counts track BPE tokens closely for English,
-    and encoding is ~10x faster than WordPiece, which matters because LightRAG
-    re-tokenises its whole context several times per query.
+    One token per 4 bytes of UTF-8, the usual rule of thumb for BPE token counts.
+    LightRAG only counts and truncates with it, but it re-tokenises every relation
+    of every retrieved entity on each query (950 KB of text for a skill held by
+    2,300 candidates), so encoding is one numpy call: 7 ms where splitting into
+    words took 60 ms. ``decode`` drops a character cut in half at the end and the
+    padding, so ``decode(encode(text)) == text``.
     """
 
-    _PIECE = re.compile(r" ?\w+| ?[^\w\s]|\s+")
-
-    def __init__(self) -> None:
-        self._ids: dict[str, int] = {}
-        self._pieces: list[str] = []
-        self._lock = threading.Lock()
-
-    def __deepcopy__(self, memo: dict) -> _WordTokenizer:
-        return self  # LightRAG deep-copies its config on every insert; one shared vocabulary
-
-    def _id(self, piece: str) -> int:
-        found = self._ids.get(piece)
-        if found is None:
-            with self._lock:
-                found = self._ids.get(piece)
-                if found is None:
-                    found = len(self._pieces)
-                    self._pieces.append(piece)
-                    self._ids[piece] = found
-        return found
-
     def encode(self, content: str) -> list[int]:
-        return [self._id(piece) for piece in self._PIECE.findall(content)]
+        data = content.encode("utf-8")
+        data += b"\0" * (-len(data) % 4)
+        return np.frombuffer(data, dtype="<u4").tolist()
 
     def decode(self, tokens: list[int]) -> str:
-        return "".join(self._pieces[t] for t in tokens)
+        data = np.asarray(tokens, dtype="<u4").tobytes()
+        return data.decode("utf-8", errors="ignore").rstrip("\0")
 
 
-_WORD_TOKENIZER = _WordTokenizer()
+_TOKENIZER = _FourByteTokenizer()
 
 
 @dataclass
@@ -178,7 +162,7 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
                 model_name=self.embedder.name,
             ),
             llm_model_func=_refuse_llm,
-            tokenizer=Tokenizer("talentrag-words", _WORD_TOKENIZER),
+            tokenizer=Tokenizer("talentrag-4-bytes", _TOKENIZER),
             vector_db_storage_cls_kwargs={"cosine_better_than_threshold": self.cosine_threshold},
             enable_llm_cache=False,
             # One embedding call at a time with large batches: the local model already

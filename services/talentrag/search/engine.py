@@ -74,9 +74,8 @@ class SearchService:
     async def _candidate_pool(
         self, tenant: str, skills: list[RequestedSkill], retrieval: Retrieval
     ) -> dict[str, CandidateProfile]:
-        nodes = {name for s in skills for name in s.accepts} | self._skill_nodes_in(
-            retrieval, skills
-        )
+        accepted = {name for s in skills for name in s.accepts}
+        nodes = accepted | self._skill_nodes_in(retrieval, skills)
         neighbours = await self.gateway.neighbours(tenant, sorted(nodes))
         ids: set[str] = set()
         files: set[str] = set()
@@ -89,7 +88,7 @@ class SearchService:
             self._collect(entity.name, entity.entity_type, entity.file_path, ids, files)
         if files:
             ids |= await self.store.ids_for_source_files(tenant, sorted(files))
-        return await self.store.profiles(tenant, sorted(ids))
+        return await self.store.profiles(tenant, sorted(ids), accepted)
 
     def _skill_nodes_in(self, retrieval: Retrieval, skills: list[RequestedSkill]) -> set[str]:
         """Retrieved entity names that map to an accepted skill (LLM-built graphs name them freely)."""

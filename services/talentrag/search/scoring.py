@@ -47,25 +47,24 @@ class CandidateMatch:
 def _best_credit(
     requested: RequestedSkill, held: dict[str, SkillHolding]
 ) -> SkillMatchDetail | None:
-    best: SkillMatchDetail | None = None
+    best_confidence, best_skill = -1.0, ""
     for skill, accepted in requested.accepts.items():
         holding = held.get(skill)
-        if holding is None:
-            continue
-        confidence = round(accepted.confidence * holding.confidence, 3)
-        # the same skill: report how the CV evidences it; otherwise how it relates
-        kind = (
-            holding.kind if accepted.kind in (MatchKind.EXACT, MatchKind.ALIAS) else accepted.kind
-        )
-        if best is None or confidence > best.confidence:
-            best = SkillMatchDetail(
-                requested=requested.requested,
-                skill=skill,
-                kind=kind,
-                confidence=confidence,
-                required=requested.required,
-            )
-    return best
+        if holding is not None and accepted.confidence * holding.confidence > best_confidence:
+            best_confidence, best_skill = accepted.confidence * holding.confidence, skill
+    if not best_skill:
+        return None
+    accepted, holding = requested.accepts[best_skill], held[best_skill]
+    # the same skill: report how the CV evidences it; otherwise how it relates
+    kind = holding.kind if accepted.kind in (MatchKind.EXACT, MatchKind.ALIAS) else accepted.kind
+    # built for every candidate in the pool, from trusted values: skip validation
+    return SkillMatchDetail.model_construct(
+        requested=requested.requested,
+        skill=best_skill,
+        kind=kind,
+        confidence=round(best_confidence, 3),
+        required=requested.required,
+    )
 
 
 def match_candidate(profile: CandidateProfile, requested: list[RequestedSkill]) -> CandidateMatch:

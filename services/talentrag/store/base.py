@@ -10,6 +10,7 @@ must finish. Deletion is the same with *deleting* rows.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -68,8 +69,14 @@ class CandidateStore(ABC):
         """Active documents among ``ids``."""
 
     @abstractmethod
-    async def profiles(self, tenant: str, ids: list[str]) -> dict[str, CandidateProfile]:
-        """Level and held skills of the active candidates among ``ids`` (for ranking)."""
+    async def profiles(
+        self, tenant: str, ids: list[str], skills: Collection[str] | None = None
+    ) -> dict[str, CandidateProfile]:
+        """Level and held skills of the active candidates among ``ids`` (for ranking).
+
+        With ``skills``, a profile holds only those of them (all a query can score),
+        which is far less to read than whole profiles for thousands of candidates.
+        """
 
     @abstractmethod
     async def list(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Collection
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -24,6 +25,9 @@ from talentrag.store.base import (
     StoreSummary,
     UnfinishedWrite,
 )
+
+_KINDS = {kind.value: kind for kind in MatchKind}
+_LEVELS = {level.value: level for level in ExperienceLevel}
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (
@@ -133,26 +137,51 @@ class SQLiteCandidateStore(CandidateStore):
                     found[row[0]] = _record(row[1:])
         return found
 
-    async def profiles(self, tenant: str, ids: list[str]) -> dict[str, CandidateProfile]:
-        levels: dict[str, str | None] = {}
-        skills: dict[str, dict[str, SkillHolding]] = {}
-        for chunk in _batches(ids):
+    async def profiles(
+        self, tenant: str, ids: list[str], skills: Collection[str] | None = None
+    ) -> dict[str, CandidateProfile]:
+        wanted = set(ids)
+        found: dict[str, CandidateProfile] = {}
+        if skills is not None:
+            # By skill, through the skill index: the holders are most of the pool.
+            for chunk in _batches(sorted(skills)):
+                marks = ",".join("?" * len(chunk))
+                await self._read_profiles(
+                    f"""SELECT d.id, d.level, s.skill, s.kind, s.confidence, s.mentions
+                        FROM document_skills s JOIN documents d ON d.tenant=s.tenant AND d.id=s.id
+                        WHERE s.tenant=? AND s.skill IN ({marks}) AND d.status='active'
+                          AND d.document_type='cv'""",
+                    [tenant, *chunk],
+                    found,
+                    wanted,
+                )
+        for chunk in _batches(sorted(wanted - found.keys())):
             marks = ",".join("?" * len(chunk))
-            async with self.db.execute(
+            skill_join = "1" if skills is None else "0"  # the rest hold none of ``skills``
+            await self._read_profiles(
                 f"""SELECT d.id, d.level, s.skill, s.kind, s.confidence, s.mentions FROM documents d
-                    LEFT JOIN document_skills s ON s.tenant=d.tenant AND s.id=d.id
+                    LEFT JOIN document_skills s ON s.tenant=d.tenant AND s.id=d.id AND {skill_join}
                     WHERE d.tenant=? AND d.status='active' AND d.document_type='cv' AND d.id IN ({marks})""",
                 [tenant, *chunk],
-            ) as cursor:
-                async for document_id, level, skill, kind, confidence, mentions in cursor:
-                    levels[document_id] = level
-                    held = skills.setdefault(document_id, {})
-                    if skill is not None:
-                        held[skill] = SkillHolding(MatchKind(kind), confidence, mentions)
-        return {
-            i: CandidateProfile(i, ExperienceLevel(level) if level else None, skills[i])
-            for i, level in levels.items()
-        }
+                found,
+                wanted,
+            )
+        return found
+
+    async def _read_profiles(
+        self, sql: str, args: list[str], found: dict[str, CandidateProfile], wanted: set[str]
+    ) -> None:
+        async with self.db.execute(sql, args) as cursor:
+            for document_id, level, skill, kind, confidence, mentions in await cursor.fetchall():
+                if document_id not in wanted:
+                    continue
+                profile = found.get(document_id)
+                if profile is None:
+                    profile = found[document_id] = CandidateProfile(
+                        document_id, _LEVELS[level] if level else None, {}
+                    )
+                if skill is not None:
+                    profile.skills[skill] = SkillHolding(_KINDS[kind], confidence, mentions)
 
     async def list(
         self,

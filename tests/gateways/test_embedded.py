@@ -1,0 +1,40 @@
+"""The embedded gateway's LightRAG plumbing: batched graph reads and the tokenizer."""
+
+from __future__ import annotations
+
+from lightrag.base import BaseGraphStorage
+
+from talentrag.gateways.embedded import _TOKENIZER
+from talentrag.gateways.networkx_batched import BatchedNetworkXStorage
+from talentrag.runtime import KnowledgeBase
+from tests.search.conftest import SAMPLE
+
+SHOWCASE = SAMPLE / "showcase"
+
+
+def test_tokenizer_round_trips_and_truncates_on_character_boundaries():
+    for text in ["", "a", "Kubernetes (K8s), EKS", "Zoë ✓ 東京 naïve", "x" * 1001]:
+        assert _TOKENIZER.decode(_TOKENIZER.encode(text)) == text
+    tokens = _TOKENIZER.encode("ab✓cd")  # ✓ is 3 bytes: "ab✓" splits at byte 4
+    assert len(tokens) == 2 and _TOKENIZER.decode(tokens[:1]) == "ab"
+    assert len(_TOKENIZER.encode("four")) == 1
+
+
+async def test_batched_reads_answer_like_lightrags_one_at_a_time_reads(kb: KnowledgeBase):
+    await kb.ingestor.ingest_paths([SHOWCASE], "default")
+    graph = (await kb.graph.rag("default")).chunk_entity_relation_graph
+    assert isinstance(graph, BatchedNetworkXStorage)
+    nodes = ["Kubernetes", "AWS", "Python", "No Such Node"]
+    edges = [e for n in nodes for e in (await graph.get_node_edges(n) or [])]
+    pairs = [*({"src": s, "tgt": t} for s, t in edges), {"src": "AWS", "tgt": "No Such Node"}]
+    assert edges
+    for method, argument in [
+        ("get_nodes_batch", nodes),
+        ("node_degrees_batch", nodes),
+        ("get_nodes_edges_batch", nodes),
+        ("edge_degrees_batch", [*edges, ("AWS", "No Such Node")]),
+        ("get_edges_batch", pairs),
+    ]:
+        batched = await getattr(graph, method)(argument)
+        one_by_one = await getattr(BaseGraphStorage, method)(graph, argument)
+        assert batched == one_by_one, method
