@@ -15,7 +15,13 @@ from collections import Counter
 from talentrag.domain import CandidateProfile, DocumentRecord, Evidence, MatchKind
 from talentrag.gateways.base import KnowledgeGraphGateway, Retrieval
 from talentrag.ingestion.graph import entity_types
-from talentrag.search.models import NO_MATCH_MESSAGE, CandidateResult, SearchRequest, SearchResponse
+from talentrag.search.models import (
+    NO_MATCH_MESSAGE,
+    CandidateResult,
+    SearchRequest,
+    SearchResponse,
+    SkillMatchDetail,
+)
 from talentrag.search.query import RequestedSkill, build_retrieval_query, implied_by, resolve_skills
 from talentrag.search.scoring import CandidateMatch, match_candidate
 from talentrag.store.base import CandidateStore
@@ -129,8 +135,9 @@ class SearchService:
 def _result(
     match: CandidateMatch, record: DocumentRecord, skills: list[RequestedSkill]
 ) -> CandidateResult:
-    matched_required = [d.requested for d in match.details if d.required]
-    matched_preferred = [d.requested for d in match.details if not d.required]
+    details = match.details
+    matched_required = [d.requested for d in details if d.required]
+    matched_preferred = [d.requested for d in details if not d.required]
     return CandidateResult(
         candidate_id=record.id,
         name=record.name,
@@ -141,14 +148,14 @@ def _result(
         matched_required_skills=matched_required,
         matched_preferred_skills=matched_preferred,
         missing_skills=[s.requested for s in match.missing],
-        skill_matches=match.details,
-        evidence=_evidence(match, record, skills),
-        explanation=_explanation(match, record, skills),
+        skill_matches=details,
+        evidence=_evidence(details, record, skills),
+        explanation=_explanation(details, record, skills),
     )
 
 
 def _evidence(
-    match: CandidateMatch, record: DocumentRecord, skills: list[RequestedSkill]
+    details: list[SkillMatchDetail], record: DocumentRecord, skills: list[RequestedSkill]
 ) -> list[Evidence]:
     """Up to three passages, required skills first, one per skill, no passage twice.
 
@@ -159,7 +166,7 @@ def _evidence(
     accepts = {s.requested: s.accepts for s in skills}
     passages: list[Evidence] = []
     seen: set[tuple[int, int]] = set()
-    for detail in sorted(match.details, key=lambda d: (not d.required, -d.confidence)):
+    for detail in sorted(details, key=lambda d: (not d.required, -d.confidence)):
         implying = [
             s
             for s, m in accepts[detail.requested].items()
@@ -176,13 +183,13 @@ def _evidence(
 
 
 def _explanation(
-    match: CandidateMatch, record: DocumentRecord, skills: list[RequestedSkill]
+    details: list[SkillMatchDetail], record: DocumentRecord, skills: list[RequestedSkill]
 ) -> str:
     n_required = sum(s.required for s in skills)
     n_preferred = len(skills) - n_required
     canonical = {s.requested: s.canonical for s in skills}
     parts = []
-    for detail in match.details:
+    for detail in details:
         how = detail.kind.value
         if detail.skill != canonical[detail.requested]:
             how += f" via {detail.skill}"
@@ -191,8 +198,8 @@ def _explanation(
         parts.append(f"{detail.requested} ({how})")
     level = record.level.value if record.level else "unknown level"
     years = f", {record.years:g} years" if record.years is not None else ""
-    required = sum(d.required for d in match.details)
-    preferred = len(match.details) - required
+    required = sum(d.required for d in details)
+    preferred = len(details) - required
     summary = f"Matches {required}/{n_required} required"
     if n_preferred:
         summary += f" and {preferred}/{n_preferred} preferred"

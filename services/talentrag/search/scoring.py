@@ -27,10 +27,19 @@ from talentrag.search.query import RequestedSkill
 REQUIRED_WEIGHT = 0.8
 
 
+@dataclass(frozen=True, slots=True)
+class Credit:
+    """The best credit one candidate earns for one requested skill."""
+
+    requested: RequestedSkill
+    skill: str  # the held skill that earned it
+    confidence: float
+
+
 @dataclass
 class CandidateMatch:
     profile: CandidateProfile
-    details: list[SkillMatchDetail]
+    credits: list[Credit]
     missing: list[RequestedSkill]
     score: float
     required_matched: int
@@ -43,55 +52,59 @@ class CandidateMatch:
     def rank_key(self) -> tuple:
         return (-self.required_matched, -self.score, -self.evidence_mentions, self.profile.id)
 
+    @property
+    def details(self) -> list[SkillMatchDetail]:
+        """For the answer only: built for the top candidates, not the whole pool."""
+        return [_detail(c, self.profile.skills[c.skill]) for c in self.credits]
 
-def _best_credit(
-    requested: RequestedSkill, held: dict[str, SkillHolding]
-) -> SkillMatchDetail | None:
+
+def _best_credit(requested: RequestedSkill, held: dict[str, SkillHolding]) -> Credit | None:
     best_confidence, best_skill = -1.0, ""
     for skill, accepted in requested.accepts.items():
         holding = held.get(skill)
         if holding is not None and accepted.confidence * holding.confidence > best_confidence:
             best_confidence, best_skill = accepted.confidence * holding.confidence, skill
-    if not best_skill:
-        return None
-    accepted, holding = requested.accepts[best_skill], held[best_skill]
+    return Credit(requested, best_skill, round(best_confidence, 3)) if best_skill else None
+
+
+def _detail(credit: Credit, holding: SkillHolding) -> SkillMatchDetail:
+    accepted = credit.requested.accepts[credit.skill]
     # the same skill: report how the CV evidences it; otherwise how it relates
     kind = holding.kind if accepted.kind in (MatchKind.EXACT, MatchKind.ALIAS) else accepted.kind
-    # built for every candidate in the pool, from trusted values: skip validation
-    return SkillMatchDetail.model_construct(
-        requested=requested.requested,
-        skill=best_skill,
+    return SkillMatchDetail(
+        requested=credit.requested.requested,
+        skill=credit.skill,
         kind=kind,
-        confidence=round(best_confidence, 3),
-        required=requested.required,
+        confidence=credit.confidence,
+        required=credit.requested.required,
     )
 
 
 def match_candidate(profile: CandidateProfile, requested: list[RequestedSkill]) -> CandidateMatch:
     held = profile.skills
-    details, missing = [], []
+    credits, missing = [], []
     for skill in requested:
-        detail = _best_credit(skill, held)
-        if detail is None:
+        credit = _best_credit(skill, held)
+        if credit is None:
             missing.append(skill)
         else:
-            details.append(detail)
-    required = [d for d in details if d.required]
-    preferred = [d for d in details if not d.required]
+            credits.append(credit)
+    required = [c for c in credits if c.requested.required]
+    preferred = [c for c in credits if not c.requested.required]
     n_required = sum(s.required for s in requested)
     n_preferred = len(requested) - n_required
-    r = sum(d.confidence for d in required) / n_required if n_required else 0.0
+    r = sum(c.confidence for c in required) / n_required if n_required else 0.0
     score = (
         r
         if not n_preferred
         else REQUIRED_WEIGHT * r
-        + (1 - REQUIRED_WEIGHT) * sum(d.confidence for d in preferred) / n_preferred
+        + (1 - REQUIRED_WEIGHT) * sum(c.confidence for c in preferred) / n_preferred
     )
     return CandidateMatch(
         profile=profile,
-        details=details,
+        credits=credits,
         missing=missing,
         score=round(min(1.0, score), 4),
         required_matched=len(required),
-        evidence_mentions=sum(held[d.skill].mentions for d in required),
+        evidence_mentions=sum(held[c.skill].mentions for c in required),
     )

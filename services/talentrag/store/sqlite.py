@@ -47,7 +47,10 @@ CREATE TABLE IF NOT EXISTS documents (
     updated_at TEXT NOT NULL,
     PRIMARY KEY (tenant, id)
 );
-CREATE INDEX IF NOT EXISTS documents_status ON documents (tenant, status);
+-- Only unfinished rows: an index on every row's status lured the planner into scanning
+-- all active rows for `status='active' AND id IN (...)` instead of using the primary key.
+DROP INDEX IF EXISTS documents_status;
+CREATE INDEX IF NOT EXISTS documents_unfinished ON documents (tenant, status) WHERE status != 'active';
 CREATE INDEX IF NOT EXISTS documents_source ON documents (tenant, source_file);
 CREATE TABLE IF NOT EXISTS document_skills (
     tenant TEXT NOT NULL,
