@@ -1,7 +1,7 @@
 import pytest
 
 from talentrag.domain import MatchKind
-from talentrag.ingestion.skills import extract_skills, find_mentions
+from talentrag.ingestion.skills import extract_skills, find_mentions, sentence_span
 from talentrag.vocabulary import Vocabulary
 
 
@@ -66,3 +66,10 @@ def test_emails_do_not_produce_skills(vocabulary: Vocabulary):
 def test_a_dot_inside_a_skill_name_is_not_a_clause_break(vocabulary: Vocabulary):
     found = _held("Interested in express.js and Laravel.", vocabulary)
     assert "Laravel" not in found
+
+
+def test_a_mention_opening_a_sentence_gets_only_its_own_sentence():
+    text = "Foo bar. Python rocks.\n- Then Go."
+    assert text[slice(*sentence_span(text, 9, 15))] == "Python rocks."
+    assert text[slice(*sentence_span(text, 0, 3))] == "Foo bar."
+    assert text[slice(*sentence_span(text, 30, 32))] == "Then Go."

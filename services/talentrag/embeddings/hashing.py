@@ -30,9 +30,11 @@ class HashingEmbedder(Embedder):
     def encode(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
-            for feature in self._features(text):
-                code = zlib.crc32(feature.encode())
-                out[row, code % self.dim] += 1.0 if (code >> 31) & 1 else -1.0
+            codes = np.fromiter(
+                (zlib.crc32(feature.encode()) for feature in self._features(text)), dtype=np.uint32
+            )
+            signs = np.where(codes >> 31, 1.0, -1.0)  # the top bit of the hash picks the sign
+            out[row] = np.bincount(codes % self.dim, weights=signs, minlength=self.dim)
         return l2_normalise(out)
 
     async def embed(self, texts: list[str]) -> np.ndarray:

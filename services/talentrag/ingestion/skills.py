@@ -11,8 +11,10 @@ skill after it or part of a list that follows directly.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from talentrag.domain import Evidence, HeldSkill, MatchKind, RejectedMention
 from talentrag.vocabulary.tokens import Token, tokenize
@@ -95,11 +97,20 @@ def _longest_match(
     return None
 
 
+@lru_cache(maxsize=4)
+def _sentence_breaks(text: str) -> tuple[list[int], list[int]]:
+    """Starts and ends of the sentence breaks, found once per document."""
+    breaks = list(SENTENCE_END.finditer(text))
+    return [m.start() for m in breaks], [m.end() for m in breaks]
+
+
 def sentence_span(text: str, start: int, end: int) -> tuple[int, int]:
     """The sentence (or list line) around a mention, stripped of bullets and spaces."""
-    left = max((m.end() for m in SENTENCE_END.finditer(text, 0, start)), default=0)
-    right_match = SENTENCE_END.search(text, end)
-    right = right_match.start() if right_match else len(text)
+    starts, ends = _sentence_breaks(text)
+    before = bisect_right(ends, start)
+    left = ends[before - 1] if before else 0
+    after = bisect_left(starts, end)
+    right = starts[after] if after < len(starts) else len(text)
     while left < right and text[left] in " \t-*•·>#|":
         left += 1
     while right > left and text[right - 1] in " \t":

@@ -118,15 +118,19 @@ class Vocabulary:
                 related[other].add(spec.name)
         return {name: tuple(sorted(others)) for name, others in related.items()}
 
-    def title_field(self, title: str) -> str | None:
-        """The field whose title keywords occur in a job title, if exactly one does."""
-        words = " ".join(token_key(title))
-        hits = {
-            name
+    @cached_property
+    def _title_keywords(self) -> list[tuple[str, str]]:
+        """(field, " normalised keyword ") pairs, tokenised once rather than per title."""
+        return [
+            (name, f" {' '.join(token_key(keyword))} ")
             for name, spec in self.fields.items()
             for keyword in spec.titles
-            if f" {' '.join(token_key(keyword))} " in f" {words} "
-        }
+        ]
+
+    def title_field(self, title: str) -> str | None:
+        """The field whose title keywords occur in a job title, if exactly one does."""
+        words = f" {' '.join(token_key(title))} "
+        hits = {name for name, keyword in self._title_keywords if keyword in words}
         return hits.pop() if len(hits) == 1 else None
 
     def describe(self, skill: str) -> str:
