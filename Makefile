@@ -8,7 +8,7 @@ SAMPLE := services/talentrag/sample_data/corpus
 
 SERVER_VENV := .venv-lightrag-server
 
-.PHONY: install run test test-remote check-mcp bench lint sample-data clean
+.PHONY: install run test test-remote check-mcp bench bench-prepare lint sample-data clean
 
 install: $(STAMP)
 
@@ -57,6 +57,11 @@ check-mcp: $(STAMP) $(INSPECTOR)/node_modules/.bin/inspector
 bench: $(STAMP)
 	$(VENV)/bin/uv pip install -q --python $(PY) -e '.[dev,bench]'
 	$(PY) -u -m tests.benchmarks.run $(if $(QUICK),--quick,)
+
+# Build (or reuse) the benchmark corpora without measuring: the 100K build takes long.
+bench-prepare: $(STAMP)
+	$(VENV)/bin/uv pip install -q --python $(PY) -e '.[dev,bench]'
+	$(PY) -u -m tests.benchmarks.run --prepare $(if $(QUICK),--quick,)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check services tests

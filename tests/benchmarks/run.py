@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import os
 import platform
@@ -26,6 +27,7 @@ import httpx
 from ranx import evaluate
 
 from talentrag import __version__
+from talentrag.config import Settings
 from talentrag.ingestion.analyze import document_id_for
 from talentrag.runtime import open_knowledge_base
 from talentrag.sample_data.generator import generate_corpus
@@ -34,7 +36,7 @@ from talentrag.vocabulary import load_vocabulary
 from tests.benchmarks.baselines import BM25Baseline, dense_rank, raw_lightrag_rank
 from tests.benchmarks.latency import measure, percentiles
 from tests.benchmarks.queries import Query, load_truth, make_queries
-from tests.benchmarks.search_quality import AS_OF, as_run, build, qrels
+from tests.benchmarks.search_quality import AS_OF, as_run, qrels
 
 ROOT = Path(__file__).parents[2]
 RESULTS = ROOT / "docs" / "benchmarks" / "results"
@@ -68,6 +70,64 @@ FULL = Plan(
     10_000,
     400,
 )
+
+
+# -- built corpora ------------------------------------------------------------------
+# Code whose change alters what ingestion writes; a cached build made by other code is rebuilt.
+BUILD_INPUTS = ("ingestion", "gateways", "embeddings", "vocabulary", "store", "sample_data")
+
+
+@dataclass(frozen=True)
+class Built:
+    settings: Settings
+    truth: list[dict]
+    info: dict  # cvs, embedder, seed, batch, ingest_seconds, peak_rss_mb, code, built_on, reused
+
+
+def build_fingerprint() -> str:
+    import lightrag
+
+    digest = hashlib.sha256(lightrag.__version__.encode())
+    package = ROOT / "services" / "talentrag"
+    for part in BUILD_INPUTS:
+        for path in sorted((package / part).rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".yaml", ".json"):
+                digest.update(path.relative_to(package).as_posix().encode() + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def built_corpus(cache: Path, n_cvs: int, seed: int, embedder: str) -> Built:
+    """A generated corpus ingested by `talentrag ingest` in a child process (for its peak RSS).
+
+    Builds are kept under ``cache`` and reused while the ingestion code is unchanged:
+    100K CVs take most of an hour, and a latency run should not pay that every time.
+    """
+    folder = cache / f"{n_cvs}-{embedder}-seed{seed}"
+    settings = Settings(data_dir=folder / "kb", embedder=embedder)
+    record = folder / "build.json"
+    fingerprint = build_fingerprint()
+    if record.is_file() and json.loads(record.read_text())["code"] == fingerprint:
+        info = json.loads(record.read_text()) | {"reused": True}
+        print(f"reusing {folder} (built {info['built_on']})", flush=True)
+        return Built(settings, load_truth(folder / "corpus" / "ground_truth.jsonl"), info)
+    shutil.rmtree(folder, ignore_errors=True)
+    generate_corpus(folder / "corpus", n_cvs, seed=seed, n_job_descriptions=8, as_of=AS_OF)
+    batch = max(1000, n_cvs // 20)  # the file stores rewrite themselves whole per batch
+    env = os.environ | {"TALENTRAG_EMBEDDER": embedder, "TALENTRAG_INGEST_BATCH_SIZE": str(batch)}
+    seconds, peak = 0.0, 0
+    for path, kind in (("cvs", "cv"), ("jobs", "job_description")):
+        took, rss = _child([sys.executable, "-m", "talentrag.cli", "ingest", str(folder / "corpus" / path),
+                            "--data-dir", str(settings.data_dir), "--quiet", "--as-of", AS_OF.isoformat(),
+                            "--document-type", kind], env)  # fmt: skip
+        seconds, peak = seconds + took, max(peak, rss)
+    info = {"cvs": n_cvs, "embedder": embedder, "seed": seed, "batch": batch,
+            "ingest_seconds": round(seconds, 1), "peak_rss_mb": peak, "code": fingerprint,
+            "built_on": date.today().isoformat()}  # fmt: skip
+    record.write_text(json.dumps(info, indent=2) + "\n")
+    print(f"built {folder}: {info}", flush=True)
+    return Built(
+        settings, load_truth(folder / "corpus" / "ground_truth.jsonl"), info | {"reused": False}
+    )
 
 
 # -- quality ------------------------------------------------------------------------
@@ -111,8 +171,9 @@ def _skill_f1(
     }
 
 
-async def quality(folder: Path, plan: Plan, seed: int) -> dict:
-    settings, truth, seconds = await build(folder, plan.quality_cvs, seed, "minilm")
+async def quality(cache: Path, plan: Plan, seed: int) -> dict:
+    built = built_corpus(cache, plan.quality_cvs, seed, "minilm")
+    settings, truth, folder = built.settings, built.truth, built.settings.data_dir.parent
     queries = make_queries(truth, load_vocabulary(), plan.quality_queries, seed)
     cvs = [t for t in truth if t["document_type"] == "cv"]
     by_file = {Path(t["file"]).name: document_id_for(Path(t["file"])) for t in cvs}
@@ -134,7 +195,7 @@ async def quality(folder: Path, plan: Plan, seed: int) -> dict:
     impossible = [q for q in queries if q.impossible]
     return {
         "cvs": plan.quality_cvs, "queries": len(queries), "impossible_queries": len(impossible),
-        "ingest_seconds_minilm": round(seconds, 1),
+        "build": built.info,
         "systems": {system: _metrics(queries, rankings[system]) for system in SYSTEMS},
         "impossible_answered_empty": sum(not rankings["talentrag"][q.qid] for q in impossible),
         "skill_f1": _skill_f1(queries, responses, held),
@@ -142,13 +203,13 @@ async def quality(folder: Path, plan: Plan, seed: int) -> dict:
 
 
 # -- latency, ingestion, serving ----------------------------------------------------------
-async def latency(folder: Path, size: int, plan: Plan, seed: int, embedder: str) -> dict:
-    settings, truth, seconds = await build(folder, size, seed, embedder)
-    queries = make_queries(truth, load_vocabulary(), plan.latency_queries, seed)
-    figures = await measure(settings, queries)
+async def latency(cache: Path, size: int, plan: Plan, seed: int, embedder: str) -> dict:
+    built = built_corpus(cache, size, seed, embedder)
+    queries = make_queries(built.truth, load_vocabulary(), plan.latency_queries, seed)
+    figures = await measure(built.settings, queries)
     ratio = figures["search_by_skills"]["p95"] / figures["aquery_data"]["p95"]
     return {"cvs": size, "embedder": embedder, "queries": len(queries), **figures, "p95_ratio": round(ratio, 2),
-            "ingest_seconds": round(seconds, 1), "data_dir": str(settings.data_dir)}  # fmt: skip
+            "build": built.info, "data_dir": str(built.settings.data_dir)}  # fmt: skip
 
 
 def _child(command: list[str], env: dict[str, str]) -> tuple[float, int]:
@@ -290,13 +351,19 @@ def markdown(report: dict) -> str:
     lines += ["", f"Impossible combinations answered with no candidates: {q['impossible_answered_empty']}/{q['impossible_queries']}. "
               f"Micro-F1 against the truth: matched_required_skills {q['skill_f1']['matched']}, missing_skills {q['skill_f1']['missing']}.",
               "", "## Latency (warm, ms)", "",
-              "| CVs | embedder | search p50 | p95 | p99 | raw aquery_data p50 | p95 | p99 | p95 ratio |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]  # fmt: skip
+              "| CVs | embedder | search p50 | p95 | p99 | raw aquery_data p50 | p95 | p99 | p95 ratio | build s | build peak RSS MB |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]  # fmt: skip
     for row in report["latency"]:
         s, r = row["search_by_skills"], row["aquery_data"]
+        b = row["build"]
         lines.append(
-            f"| {row['cvs']} | {row['embedder']} | {s['p50']} | {s['p95']} | {s['p99']} | {r['p50']} | {r['p95']} | {r['p99']} | {row['p95_ratio']} |"
+            f"| {row['cvs']} | {row['embedder']} | {s['p50']} | {s['p95']} | {s['p99']} | {r['p50']} | {r['p95']} | {r['p99']} | {row['p95_ratio']} | {b['ingest_seconds']} | {b['peak_rss_mb']} |"
         )
+    builds = [row["build"] for row in report["latency"]] + [q["build"]]
+    lines += ["", "Each corpus was ingested by `talentrag ingest` in a child process, in batches of "
+              f"{', '.join(sorted({str(b['batch']) for b in builds}))} CVs; build seconds include the job descriptions. "
+              "Builds are cached in `.bench-cache/` and reused while the ingestion code is unchanged: "
+              + "; ".join(f"{b['cvs']:,} {b['embedder']} built on {b['built_on']}{' (reused)' if b['reused'] else ''}" for b in builds) + "."]  # fmt: skip
     lines += [
         "",
         "## Ingestion",
@@ -378,37 +445,40 @@ async def main() -> None:
         "--quick", action="store_true", help="small sizes, for development (a few minutes)"
     )
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--cache", type=Path, default=ROOT / ".bench-cache",
+                        help="where built corpora are kept and reused (default .bench-cache)")  # fmt: skip
+    parser.add_argument("--prepare", action="store_true",
+                        help="only build the corpora the run needs, measure nothing")  # fmt: skip
     args = parser.parse_args()
     plan = QUICK if args.quick else FULL
+    cache = args.cache / ("quick" if args.quick else "full")
+    if args.prepare:
+        for size, embedder in [(plan.quality_cvs, "minilm"), *plan.latency_sizes]:
+            built_corpus(cache, size, args.seed, embedder)
+        return
     report: dict = {"date": date.today().isoformat(), "quick": args.quick, "machine": machine(),
                     "command": "make bench" + (" QUICK=1" if args.quick else "")}  # fmt: skip
+    report["quality"] = await quality(cache, plan, args.seed)
+    print("quality", json.dumps(report["quality"]), flush=True)
+    report["latency"] = []
+    for size, embedder in plan.latency_sizes:
+        row = await latency(cache, size, plan, args.seed, embedder)
+        print("latency", json.dumps(row), flush=True)
+        report["latency"].append(row)
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        report["quality"] = await quality(root / "quality", plan, args.seed)
-        print("quality", json.dumps(report["quality"]), flush=True)
-        report["latency"] = []
-        for size, embedder in plan.latency_sizes:
-            row = await latency(
-                root / f"latency-{size}-{embedder}", size, plan, args.seed, embedder
-            )
-            print("latency", json.dumps(row), flush=True)
-            report["latency"].append(row)
-        report["ingestion"] = ingestion(root / "ingestion", plan.ingest_cvs, args.seed)
-        print("ingestion", json.dumps(report["ingestion"]), flush=True)
-        serving_row = next(
-            r
-            for r in report["latency"]
-            if r["cvs"] == plan.serving_cvs and r["embedder"] == "hashing"
-        )
-        truth = load_truth(
-            root / f"latency-{plan.serving_cvs}-hashing" / "corpus" / "ground_truth.jsonl"
-        )
-        queries = make_queries(truth, load_vocabulary(), 50, args.seed)
-        report["serving"] = {"cvs": plan.serving_cvs, "embedder": "hashing",
-                             **await serving(Path(serving_row.pop("data_dir")), "hashing", queries, plan)}  # fmt: skip
-        for row in report["latency"]:
-            row.pop("data_dir", None)
-        print("serving", json.dumps(report["serving"]), flush=True)
+        report["ingestion"] = ingestion(Path(tmp), plan.ingest_cvs, args.seed)
+    print("ingestion", json.dumps(report["ingestion"]), flush=True)
+    served = next(
+        r for r in report["latency"] if r["cvs"] == plan.serving_cvs and r["embedder"] == "hashing"
+    )
+    data_dir = Path(served["data_dir"])
+    truth = load_truth(data_dir.parent / "corpus" / "ground_truth.jsonl")
+    queries = make_queries(truth, load_vocabulary(), 50, args.seed)
+    report["serving"] = {"cvs": plan.serving_cvs, "embedder": "hashing",
+                         **await serving(data_dir, "hashing", queries, plan)}  # fmt: skip
+    for row in report["latency"]:
+        row.pop("data_dir", None)
+    print("serving", json.dumps(report["serving"]), flush=True)
     measured = {(r["cvs"], r["embedder"]) for r in report["latency"]}
     report["not_measured"] = [
         f"latency at {n:,} CVs with {e}" for n, e in FULL.latency_sizes if (n, e) not in measured
