@@ -388,6 +388,8 @@ def markdown(report: dict) -> str:
         lines.append(
             f"| {name} | {value} | {'yes' if ok else 'not measured' if ok is None else 'NO'} |"
         )
+    lines += ["", "Profiles of the misses, the fixes they led to and what is left: "
+              "[benchmarks/profiling.md](benchmarks/profiling.md)."]  # fmt: skip
     lines += ["", "## Not measured in this run", ""] + [
         f"- {item}" for item in report["not_measured"]
     ]
