@@ -221,9 +221,13 @@ def _child(command: list[str], env: dict[str, str]) -> tuple[float, int]:
     started = time.perf_counter()
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = 0
-    while process.poll() is None:
-        peak = max(peak, _peak_rss_mb(process.pid))
-        time.sleep(0.05)
+    try:
+        while process.poll() is None:
+            peak = max(peak, _peak_rss_mb(process.pid))
+            time.sleep(0.05)
+    finally:  # interrupted: do not leave a writer behind in the corpus being built
+        if process.poll() is None:
+            process.kill()
     if process.returncode != 0:
         raise RuntimeError(f"{command[:4]} failed: {process.stderr.read().decode()[-500:]}")
     return time.perf_counter() - started, peak
