@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
+from talentrag.config import Settings
 from talentrag.runtime import open_knowledge_base
 from talentrag.search import SearchRequest
 from talentrag.search.query import build_retrieval_query, resolve_skills
 from talentrag.vocabulary import load_vocabulary
-from tests.benchmarks.queries import make_queries
+from tests.benchmarks.queries import load_truth, make_queries
 from tests.benchmarks.search_quality import AS_OF, build
 
 
@@ -57,7 +59,16 @@ async def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--embedder", default="hashing", choices=["minilm", "hashing"])
+    parser.add_argument("--corpus", type=Path,
+                        help="a built corpus folder (corpus/ and kb/) instead of building one; "
+                             "prints the figures as JSON")  # fmt: skip
     args = parser.parse_args()
+    if args.corpus:
+        settings = Settings(data_dir=args.corpus / "kb", embedder=args.embedder)
+        truth = load_truth(args.corpus / "corpus" / "ground_truth.jsonl")
+        queries = make_queries(truth, load_vocabulary(), args.queries, args.seed)
+        print(json.dumps({"queries": len(queries), **await measure(settings, queries)}))
+        return
     with tempfile.TemporaryDirectory() as tmp:
         settings, truth, _seconds = await build(Path(tmp), args.cvs, args.seed, args.embedder)
         queries = [q for q in make_queries(truth, load_vocabulary(), args.queries, args.seed)]
