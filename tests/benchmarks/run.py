@@ -442,7 +442,7 @@ def targets(report: dict) -> list[tuple[str, str, bool | None]]:
     for row in report["latency"]:
         rows.append(
             (
-                f"search p95 <= 2x raw aquery_data at {row['cvs']:,}",
+                f"search p95 <= 2x raw aquery_data at {row['cvs']:,} ({row['embedder']})",
                 f"{row['p95_ratio']}x",
                 row["p95_ratio"] <= 2,
             )
