@@ -220,6 +220,7 @@ async def latency(cache: Path, size: int, plan: Plan, seed: int, embedder: str) 
     served = await serving(built.settings.data_dir, embedder, queries[:50], (1,), 20)
     return {"cvs": size, "embedder": embedder, "queries": len(queries), **figures, "p95_ratio": round(ratio, 2),
             "serving": {"cold_start_seconds": served["cold_start_seconds"], "peak_rss_mb": served["serving_peak_rss_mb"]},
+            "disk_mb": disk_mb(built.settings.data_dir),
             "build": built.info, "data_dir": str(built.settings.data_dir)}  # fmt: skip
 
 
@@ -244,6 +245,10 @@ def _child(command: list[str], env: dict[str, str]) -> tuple[float, int]:
     return time.perf_counter() - started, peak
 
 
+def disk_mb(data_dir: Path) -> float:
+    return round(sum(p.stat().st_size for p in data_dir.rglob("*") if p.is_file()) / 2**20, 1)
+
+
 def ingestion(folder: Path, n_cvs: int, seed: int) -> dict:
     generate_corpus(folder / "corpus", n_cvs, seed=seed, n_job_descriptions=0, as_of=AS_OF)
     results = {}
@@ -253,9 +258,8 @@ def ingestion(folder: Path, n_cvs: int, seed: int) -> dict:
         command = [sys.executable, "-m", "talentrag.cli", "ingest", str(folder / "corpus" / "cvs"), "--data-dir",
                    str(data_dir), "--quiet", "--as-of", AS_OF.isoformat()]  # fmt: skip
         seconds, rss = _child(command, env)
-        disk = sum(p.stat().st_size for p in data_dir.rglob("*") if p.is_file())
         results[embedder] = {"cvs": n_cvs, "seconds": round(seconds, 1), "cvs_per_second": round(n_cvs / seconds, 1),
-                             "peak_rss_mb": rss, "disk_mb": round(disk / 2**20, 1)}  # fmt: skip
+                             "peak_rss_mb": rss, "disk_mb": disk_mb(data_dir)}  # fmt: skip
     return results
 
 
@@ -372,13 +376,13 @@ def markdown(report: dict) -> str:
               "leaving out skills matched only through a related skill, which earn partial credit and are listed as matched), "
               f"missing_skills {q['skill_f1']['missing']}.",
               "", "## Latency (warm, ms)", "",
-              "| CVs | embedder | search p50 | p95 | p99 | raw aquery_data p50 | p95 | p99 | p95 ratio | build s | build peak RSS MB | serve cold start s | serving peak RSS MB |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]  # fmt: skip
+              "| CVs | embedder | search p50 | p95 | p99 | raw aquery_data p50 | p95 | p99 | p95 ratio | build s | build peak RSS MB | disk MB | serve cold start s | serving peak RSS MB |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]  # fmt: skip
     for row in report["latency"]:
         s, r = row["search_by_skills"], row["aquery_data"]
         b = row["build"]
         lines.append(
-            f"| {row['cvs']} | {row['embedder']} | {s['p50']} | {s['p95']} | {s['p99']} | {r['p50']} | {r['p95']} | {r['p99']} | {row['p95_ratio']} | {b['ingest_seconds']} | {b['peak_rss_mb']} | {row['serving']['cold_start_seconds']} | {row['serving']['peak_rss_mb']} |"
+            f"| {row['cvs']} | {row['embedder']} | {s['p50']} | {s['p95']} | {s['p99']} | {r['p50']} | {r['p95']} | {r['p99']} | {row['p95_ratio']} | {b['ingest_seconds']} | {b['peak_rss_mb']} | {row.get('disk_mb', '-')} | {row['serving']['cold_start_seconds']} | {row['serving']['peak_rss_mb']} |"
         )
     builds = [row["build"] for row in report["latency"]] + [q["build"]]
     lines += ["", "Each corpus was ingested by `talentrag ingest` in a child process, in batches of "
