@@ -386,7 +386,8 @@ def markdown(report: dict) -> str:
         )
     builds = [row["build"] for row in report["latency"]] + [q["build"]]
     lines += ["", "Each corpus was ingested by `talentrag ingest` in a child process, in batches of "
-              f"{', '.join(sorted({str(b['batch']) for b in builds}))} CVs; build seconds include the job descriptions. "
+              f"{', '.join(sorted({str(b['batch']) for b in builds}))} CVs; build seconds include the job descriptions and are wall time, "
+              "possibly beside other builds (`make bench-prepare` runs them one after another; the Ingestion table is the throughput figure). "
               "Serving: `talentrag serve` on the same data directory, from process start to the first answered "
               "search, then 20 more searches; peak RSS of the server process. "
               "Builds are cached in `.bench-cache/` and reused while the ingestion code is unchanged: "
