@@ -103,6 +103,7 @@ def _release_workspaces(tenants: list[str]) -> None:
         from lightrag.kg.shared_storage import finalize_share_data
 
         finalize_share_data()
+        gc.unfreeze()  # what the closed instances leave behind may be collected again
 
 
 class EmbeddedLightRAG(KnowledgeGraphGateway):
