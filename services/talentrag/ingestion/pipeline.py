@@ -152,12 +152,7 @@ class Ingestor:
         LightRAG's file storage lives in memory and is flushed whole: a second process
         writing the same files would be overwritten by the server's next flush.
         """
-        try:
-            await asyncio.to_thread(self._file_lock.acquire, timeout=5)
-        except Timeout as exc:
-            raise WriterBusy(
-                f"another process is writing to this data directory ({self._file_lock.lock_file})"
-            ) from exc
+        await _acquire_writer(self._file_lock, timeout=5)
 
     def release_writer_lock(self) -> None:
         self._file_lock.release()
@@ -307,6 +302,17 @@ def chunks_of(record: DocumentRecord, text: str) -> list[Chunk]:
     ]
 
 
+async def _acquire_writer(file_lock: FileLock, timeout: float) -> None:
+    """Take the data directory's lock file, or say who holds it and what to do."""
+    try:
+        await asyncio.to_thread(file_lock.acquire, timeout=timeout)
+    except Timeout as exc:
+        raise WriterBusy(
+            f"another process is writing to this data directory ({file_lock.lock_file}); "
+            "if `talentrag serve` runs on it, ingest through its API (POST /v1/documents) or stop it"
+        ) from exc
+
+
 class _WriterGuard:
     """In-process lock plus a lock file, so two processes never write one data directory."""
 
@@ -317,13 +323,10 @@ class _WriterGuard:
     async def __aenter__(self) -> None:
         await self._lock.acquire()
         try:
-            await asyncio.to_thread(self._file_lock.acquire, timeout=WAIT_FOR_WRITER_S)
-        except Timeout as exc:
+            await _acquire_writer(self._file_lock, timeout=WAIT_FOR_WRITER_S)
+        except WriterBusy:
             self._lock.release()
-            raise WriterBusy(
-                f"another process is writing to this data directory ({self._file_lock.lock_file}); "
-                "if `talentrag serve` runs on it, ingest through its API (POST /v1/documents) or stop it"
-            ) from exc
+            raise
 
     async def __aexit__(self, *exc_info: object) -> None:
         self._file_lock.release()

@@ -30,9 +30,8 @@ def create_app(settings: Settings) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with open_knowledge_base(settings) as kb, mcp_server.session_manager.run():
             await kb.ingestor.hold_writer_lock()  # the server is the data directory's only writer
-            await kb.graph.rag(
-                settings.tenant
-            )  # load the default tenant's graph now, not on the first query
+            # load the default tenant's graph now, not on the first query
+            await kb.graph.rag(settings.tenant)
             app.state.kb = kb
             try:
                 yield
