@@ -18,8 +18,8 @@ from talentrag.runtime import open_knowledge_base
 from talentrag.search import SearchRequest
 from talentrag.search.query import build_retrieval_query, resolve_skills
 from talentrag.vocabulary import load_vocabulary
+from tests.benchmarks.corpus import AS_OF, built_corpus
 from tests.benchmarks.queries import load_truth, make_queries
-from tests.benchmarks.search_quality import AS_OF, build
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
@@ -70,7 +70,8 @@ async def main() -> None:
         print(json.dumps({"queries": len(queries), **await measure(settings, queries)}))
         return
     with tempfile.TemporaryDirectory() as tmp:
-        settings, truth, _seconds = await build(Path(tmp), args.cvs, args.seed, args.embedder)
+        built = built_corpus(Path(tmp), args.cvs, args.seed, args.embedder)
+        settings, truth = built.settings, built.truth
         queries = [q for q in make_queries(truth, load_vocabulary(), args.queries, args.seed)]
         figures = await measure(settings, queries)
     ratio = figures["search_by_skills"]["p95"] / figures["aquery_data"]["p95"]

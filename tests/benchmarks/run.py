@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import json
 import os
 import platform
@@ -27,7 +26,6 @@ import httpx
 from ranx import evaluate
 
 from talentrag import __version__
-from talentrag.config import Settings
 from talentrag.domain import MatchKind
 from talentrag.ingestion.analyze import document_id_for
 from talentrag.runtime import open_knowledge_base
@@ -35,11 +33,11 @@ from talentrag.sample_data.generator import generate_corpus
 from talentrag.search import SearchRequest, SearchResponse
 from talentrag.vocabulary import load_vocabulary
 from tests.benchmarks.baselines import BM25Baseline, dense_rank, raw_lightrag_rank
+from tests.benchmarks.corpus import AS_OF, ROOT, built_corpus, peak_rss_mb, run_child
 from tests.benchmarks.latency import percentiles
 from tests.benchmarks.queries import Query, load_truth, make_queries
-from tests.benchmarks.search_quality import AS_OF, as_run, qrels
+from tests.benchmarks.search_quality import as_run, qrels
 
-ROOT = Path(__file__).parents[2]
 RESULTS = ROOT / "docs" / "benchmarks" / "results"
 SYSTEMS = ("talentrag", "bm25", "dense", "lightrag")
 
@@ -71,64 +69,6 @@ FULL = Plan(
     10_000,
     400,
 )
-
-
-# -- built corpora ------------------------------------------------------------------
-# Code whose change alters what ingestion writes; a cached build made by other code is rebuilt.
-BUILD_INPUTS = ("ingestion", "gateways", "embeddings", "vocabulary", "store", "sample_data")
-
-
-@dataclass(frozen=True)
-class Built:
-    settings: Settings
-    truth: list[dict]
-    info: dict  # cvs, embedder, seed, batch, ingest_seconds, peak_rss_mb, code, built_on, reused
-
-
-def build_fingerprint() -> str:
-    import lightrag
-
-    digest = hashlib.sha256(lightrag.__version__.encode())
-    package = ROOT / "services" / "talentrag"
-    for part in BUILD_INPUTS:
-        for path in sorted((package / part).rglob("*")):
-            if path.is_file() and path.suffix in (".py", ".yaml", ".json"):
-                digest.update(path.relative_to(package).as_posix().encode() + path.read_bytes())
-    return digest.hexdigest()[:12]
-
-
-def built_corpus(cache: Path, n_cvs: int, seed: int, embedder: str) -> Built:
-    """A generated corpus ingested by `talentrag ingest` in a child process (for its peak RSS).
-
-    Builds are kept under ``cache`` and reused while the ingestion code is unchanged:
-    100K CVs take most of an hour, and a latency run should not pay that every time.
-    """
-    folder = cache / f"{n_cvs}-{embedder}-seed{seed}"
-    settings = Settings(data_dir=folder / "kb", embedder=embedder)
-    record = folder / "build.json"
-    fingerprint = build_fingerprint()
-    if record.is_file() and json.loads(record.read_text())["code"] == fingerprint:
-        info = json.loads(record.read_text()) | {"reused": True}
-        print(f"reusing {folder} (built {info['built_on']})", flush=True)
-        return Built(settings, load_truth(folder / "corpus" / "ground_truth.jsonl"), info)
-    shutil.rmtree(folder, ignore_errors=True)
-    generate_corpus(folder / "corpus", n_cvs, seed=seed, n_job_descriptions=8, as_of=AS_OF)
-    batch = max(1000, n_cvs // 20)  # the file stores rewrite themselves whole per batch
-    env = os.environ | {"TALENTRAG_EMBEDDER": embedder, "TALENTRAG_INGEST_BATCH_SIZE": str(batch)}
-    seconds, peak = 0.0, 0
-    for path, kind in (("cvs", "cv"), ("jobs", "job_description")):
-        took, rss = _child([sys.executable, "-m", "talentrag.cli", "ingest", str(folder / "corpus" / path),
-                            "--data-dir", str(settings.data_dir), "--quiet", "--as-of", AS_OF.isoformat(),
-                            "--document-type", kind], env)  # fmt: skip
-        seconds, peak = seconds + took, max(peak, rss)
-    info = {"cvs": n_cvs, "embedder": embedder, "seed": seed, "batch": batch,
-            "ingest_seconds": round(seconds, 1), "peak_rss_mb": peak, "code": fingerprint,
-            "built_on": date.today().isoformat()}  # fmt: skip
-    record.write_text(json.dumps(info, indent=2) + "\n")
-    print(f"built {folder}: {info}", flush=True)
-    return Built(
-        settings, load_truth(folder / "corpus" / "ground_truth.jsonl"), info | {"reused": False}
-    )
 
 
 # -- quality ------------------------------------------------------------------------
@@ -224,27 +164,6 @@ async def latency(cache: Path, size: int, plan: Plan, seed: int, embedder: str) 
             "build": built.info, "data_dir": str(built.settings.data_dir)}  # fmt: skip
 
 
-def _child(command: list[str], env: dict[str, str]) -> tuple[float, int]:
-    """Wall seconds and peak RSS (MB) of a child process.
-
-    Peak RSS is read from /proc (VmHWM, reset at exec) while the child runs: getrusage
-    would count the memory it shared with this big parent before exec.
-    """
-    started = time.perf_counter()
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    peak = 0
-    try:
-        while process.poll() is None:
-            peak = max(peak, _peak_rss_mb(process.pid))
-            time.sleep(0.05)
-    finally:  # interrupted: do not leave a writer behind in the corpus being built
-        if process.poll() is None:
-            process.kill()
-    if process.returncode != 0:
-        raise RuntimeError(f"{command[:4]} failed: {process.stderr.read().decode()[-500:]}")
-    return time.perf_counter() - started, peak
-
-
 def disk_mb(data_dir: Path) -> float:
     return round(sum(p.stat().st_size for p in data_dir.rglob("*") if p.is_file()) / 2**20, 1)
 
@@ -257,7 +176,7 @@ def ingestion(folder: Path, n_cvs: int, seed: int) -> dict:
         env = os.environ | {"TALENTRAG_EMBEDDER": embedder, "TALENTRAG_INGEST_BATCH_SIZE": "1000"}
         command = [sys.executable, "-m", "talentrag.cli", "ingest", str(folder / "corpus" / "cvs"), "--data-dir",
                    str(data_dir), "--quiet", "--as-of", AS_OF.isoformat()]  # fmt: skip
-        seconds, rss = _child(command, env)
+        seconds, rss = run_child(command, env)
         results[embedder] = {"cvs": n_cvs, "seconds": round(seconds, 1), "cvs_per_second": round(n_cvs / seconds, 1),
                              "peak_rss_mb": rss, "disk_mb": disk_mb(data_dir)}  # fmt: skip
     return results
@@ -278,7 +197,7 @@ async def serving(
         async with httpx.AsyncClient(timeout=120) as client:
             cold = await _first_answer(client, url, body, started, server)
             levels = {str(n): await _load(client, url, queries, n, requests) for n in clients}
-        peak = _peak_rss_mb(server.pid)
+        peak = peak_rss_mb(server.pid)
     finally:
         server.terminate()
         server.wait(timeout=60)
@@ -326,17 +245,6 @@ async def _load(
         **percentiles(latencies),
         "errors": errors,
     }
-
-
-def _peak_rss_mb(pid: int) -> int:
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:  # the process just ended
-        return 0
-    return next(
-        (int(line.split()[1]) // 1024 for line in status.splitlines() if line.startswith("VmHWM:")),
-        0,
-    )
 
 
 def _free_port() -> int:

@@ -13,19 +13,15 @@ import argparse
 import asyncio
 import tempfile
 import time
-from datetime import date
 from pathlib import Path
 
 from ranx import Qrels, Run, evaluate
 
 from talentrag.config import Settings
-from talentrag.domain import DocumentType
 from talentrag.runtime import open_knowledge_base
-from talentrag.sample_data.generator import generate_corpus
 from talentrag.search import SearchRequest
-from tests.benchmarks.queries import Query, load_truth, make_queries
-
-AS_OF = date(2026, 11, 1)
+from tests.benchmarks.corpus import AS_OF, built_corpus
+from tests.benchmarks.queries import Query, make_queries
 
 
 def qrels(queries: list[Query], minimum: int) -> Qrels:
@@ -56,24 +52,6 @@ def as_run(rankings: dict[str, list[str]], queries: list[Query]) -> Run:
                 for q in queries if not q.impossible})  # fmt: skip
 
 
-async def build(
-    folder: Path, n_cvs: int, seed: int, embedder: str
-) -> tuple[Settings, list[dict], float]:
-    truth_path = generate_corpus(
-        folder / "corpus", n_cvs, seed=seed, n_job_descriptions=8, as_of=AS_OF
-    )
-    settings = Settings(data_dir=folder / "kb", embedder=embedder, ingest_batch_size=1000)
-    started = time.perf_counter()
-    async with open_knowledge_base(settings, as_of=AS_OF) as kb:
-        await kb.ingestor.ingest_paths([folder / "corpus" / "cvs"], "default")
-        await kb.ingestor.ingest_paths(
-            [folder / "corpus" / "jobs"], "default", DocumentType.JOB_DESCRIPTION
-        )
-    seconds = time.perf_counter() - started
-    print(f"ingested {n_cvs} CVs with {embedder} in {seconds:.1f} s")
-    return settings, load_truth(truth_path), seconds
-
-
 async def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -87,7 +65,8 @@ async def main() -> None:
         f"corpus: {args.cvs} generated CVs (seed {args.seed}), embedder {args.embedder}", flush=True
     )
     with tempfile.TemporaryDirectory() as tmp:
-        settings, truth, _seconds = await build(Path(tmp), args.cvs, args.seed, args.embedder)
+        built = built_corpus(Path(tmp), args.cvs, args.seed, args.embedder)
+        settings, truth = built.settings, built.truth
         from talentrag.vocabulary import load_vocabulary
 
         queries = make_queries(truth, load_vocabulary(), args.queries, args.seed)
