@@ -1,7 +1,8 @@
 """The ``talentrag`` command line: ingest, inspect, summarise.
 
-Thin: it parses arguments, opens the knowledge base and prints. Errors a user can
-fix are printed as one line on stderr with exit code 2, never a traceback.
+Thin: it parses arguments, calls the application layer and prints. Every
+``talentrag.errors`` error is one line on stderr with its exit code (2 when the
+user can fix it), never a traceback.
 """
 
 from __future__ import annotations
@@ -21,19 +22,17 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from talentrag.application import expand_paths, open_service
 from talentrag.config import Settings
 from talentrag.domain import DocumentRecord, DocumentType, ExperienceLevel
-from talentrag.ingestion.pipeline import IngestResult, Outcome, WriterBusy, expand_paths
-from talentrag.runtime import DataDirMismatch, open_knowledge_base
+from talentrag.errors import ConfigurationError, InvalidInput, TalentragError
+from talentrag.ingestion.pipeline import IngestResult, Outcome
+from talentrag.policy.limits import MAX_TOP_K
+from talentrag.runtime import writer_lock
 from talentrag.search import SearchRequest
-from talentrag.vocabulary import VocabularyError
 
 console = Console()
-errors = Console(stderr=True)
-
-
-class UsageError(Exception):
-    """A problem the user can fix; printed without a traceback."""
+stderr = Console(stderr=True)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -52,9 +51,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     ingest.add_argument(
-        "--document-type", default="cv", choices=[t.value for t in DocumentType],
+        "--document-type",
+        default="cv",
+        choices=[t.value for t in DocumentType],
         help="type of every document given (default cv; other types are never candidates)",
-    )  # fmt: skip
+    )
     ingest.add_argument(
         "--as-of", type=date.fromisoformat, help="date that 'present' means (default today)"
     )
@@ -94,7 +95,7 @@ def _parser() -> argparse.ArgumentParser:
         "--level", choices=[level.value for level in ExperienceLevel], help="only this level"
     )
     search.add_argument(
-        "--top-k", type=int, default=5, help="how many candidates (1-50, default 5)"
+        "--top-k", type=int, default=5, help=f"how many candidates (1-{MAX_TOP_K}, default 5)"
     )
     search.add_argument("--json", action="store_true", help="print the JSON the HTTP API returns")
 
@@ -117,24 +118,25 @@ def _settings(args: argparse.Namespace) -> Settings:
     try:
         return Settings(**overrides)
     except ValidationError as exc:
-        raise UsageError(f"invalid setting: {_validation_message(exc)}") from exc
+        invalid = InvalidInput.from_validation(exc)
+        raise ConfigurationError(f"invalid setting: {invalid.message}") from exc
 
 
 # -- ingest ---------------------------------------------------------------------------
 async def _ingest(args: argparse.Namespace, settings: Settings) -> int:
     missing = [str(p) for p in args.paths if not p.exists()]
-    if missing:
-        raise UsageError(f"no such file or folder: {', '.join(missing)}")
+    if missing:  # before opening anything
+        raise InvalidInput(f"no such file or folder: {', '.join(missing)}")
     files = expand_paths(args.paths)
-    async with open_knowledge_base(settings, as_of=args.as_of) as kb:
+    async with open_service(settings, as_of=args.as_of) as service:
         with _progress(args.quiet) as progress:
             task = progress.add_task("ingesting", total=len(files))
 
             def advance() -> None:
                 progress.advance(task)
 
-            results = await kb.ingestor.ingest_paths(
-                args.paths, settings.tenant, DocumentType(args.document_type), progress=advance
+            results = await service.ingest_paths(
+                settings.tenant, args.paths, DocumentType(args.document_type), progress=advance
             )
     _print_ingest_summary(results)
     return 1 if results and all(r.outcome is Outcome.FAILED for r in results) else 0
@@ -142,9 +144,13 @@ async def _ingest(args: argparse.Namespace, settings: Settings) -> int:
 
 def _progress(quiet: bool) -> Progress:
     return Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=errors, disable=quiet,
-    )  # fmt: skip
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=stderr,
+        disable=quiet,
+    )
 
 
 def _print_ingest_summary(results: list[IngestResult]) -> None:
@@ -158,31 +164,30 @@ def _print_ingest_summary(results: list[IngestResult]) -> None:
 
 # -- inspection -----------------------------------------------------------------------
 async def _candidates(args: argparse.Namespace, settings: Settings) -> int:
-    async with open_knowledge_base(settings) as kb:
-        records = await kb.store.list(settings.tenant, DocumentType.CV, limit=args.limit)
+    async with open_service(settings) as service:
+        records = (await service.list_candidates(settings.tenant, args.limit)).records
     if args.json:
         print(json.dumps([_profile(r) for r in records], indent=2))
         return 0
     table = Table("id", "name", "level", "years", "source_file", "skills")
     for r in records:
-        table.add_row(r.id, r.name, r.level or "-", f"{r.years:g}" if r.years is not None else "-",
-                      r.source_file, ", ".join(r.skill_names()[:8]) + (" ..." if len(r.skills) > 8 else ""))  # fmt: skip
+        skills = ", ".join(r.skill_names()[:8]) + (" ..." if len(r.skills) > 8 else "")
+        years = f"{r.years:g}" if r.years is not None else "-"
+        table.add_row(r.id, r.name, r.level or "-", years, r.source_file, skills)
     console.print(table)
     console.print(f"{len(records)} candidates")
     return 0
 
 
-def _profile(record: DocumentRecord) -> dict:
+def _profile(record: DocumentRecord) -> dict[str, object]:
     return record.model_dump(
         mode="json", include={"id", "name", "source_file", "level", "years", "field"}
     ) | {"skills": record.skill_names()}
 
 
 async def _candidate(args: argparse.Namespace, settings: Settings) -> int:
-    async with open_knowledge_base(settings) as kb:
-        record = await kb.store.get(settings.tenant, args.id)
-    if record is None or not record.is_candidate:
-        raise UsageError(f"no candidate with id {args.id!r} in tenant {settings.tenant!r}")
+    async with open_service(settings) as service:
+        record = await service.get_candidate(settings.tenant, args.id)
     if args.json:
         print(record.model_dump_json(indent=2))
         return 0
@@ -213,8 +218,8 @@ async def _candidate(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _delete(args: argparse.Namespace, settings: Settings) -> int:
-    async with open_knowledge_base(settings) as kb:
-        removed = await kb.ingestor.delete(settings.tenant, args.ids)
+    async with open_service(settings) as service:
+        removed = await service.delete(settings.tenant, args.ids)
     missing = sorted(set(args.ids) - set(removed))
     console.print(
         f"deleted {len(removed)}" + (f"; not found: {', '.join(missing)}" if missing else "")
@@ -223,8 +228,8 @@ async def _delete(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _summary(_args: argparse.Namespace, settings: Settings) -> int:
-    async with open_knowledge_base(settings) as kb:
-        summary = await kb.store.summary(settings.tenant)
+    async with open_service(settings) as service:
+        summary = await service.summary(settings.tenant)
     console.print(f"knowledge base {settings.data_dir} (tenant {settings.tenant})")
     console.print(
         f"  candidates: {summary.candidates}   other documents: {summary.other_documents}"
@@ -240,13 +245,15 @@ async def _summary(_args: argparse.Namespace, settings: Settings) -> int:
 async def _search(args: argparse.Namespace, settings: Settings) -> int:
     try:
         request = SearchRequest(
-            required_skills=args.required, preferred_skills=args.preferred,
-            experience_level=args.level, top_k=args.top_k,
-        )  # fmt: skip
+            required_skills=args.required,
+            preferred_skills=args.preferred,
+            experience_level=args.level,
+            top_k=args.top_k,
+        )
     except ValidationError as exc:
-        raise UsageError(_validation_message(exc)) from exc
-    async with open_knowledge_base(settings) as kb:
-        response = await kb.search.search(request, settings.tenant)
+        raise InvalidInput.from_validation(exc) from exc
+    async with open_service(settings) as service:
+        response = await service.search(request, settings.tenant)
     if args.json:
         print(response.model_dump_json(indent=2))
         return 0
@@ -257,8 +264,15 @@ async def _search(args: argparse.Namespace, settings: Settings) -> int:
         console.print(response.message)
     table = Table("#", "candidate", "level", "score", "required", "preferred", "missing")
     for rank, c in enumerate(response.candidates, 1):
-        table.add_row(str(rank), f"{c.name} ({c.candidate_id})", c.experience_level or "-", f"{c.match_score:.2f}",
-                      ", ".join(c.matched_required_skills), ", ".join(c.matched_preferred_skills), ", ".join(c.missing_skills))  # fmt: skip
+        table.add_row(
+            str(rank),
+            f"{c.name} ({c.candidate_id})",
+            c.experience_level or "-",
+            f"{c.match_score:.2f}",
+            ", ".join(c.matched_required_skills),
+            ", ".join(c.matched_preferred_skills),
+            ", ".join(c.missing_skills),
+        )
     if response.candidates:
         console.print(table)
         for c in response.candidates:
@@ -271,29 +285,7 @@ async def _search(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def _validation_message(exc: ValidationError) -> str:
-    return "; ".join(
-        f"{'.'.join(map(str, e['loc'])) or 'request'}: {e['msg'].removeprefix('Value error, ')}"
-        for e in exc.errors()
-    )
-
-
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
-
-
-def _refuse_if_written(settings: Settings) -> None:
-    """A clear message instead of a failed start when another process writes the data dir."""
-    from filelock import FileLock, Timeout
-
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(settings.data_dir / ".write.lock"))
-    try:
-        lock.acquire(timeout=1)
-    except Timeout as exc:
-        raise UsageError(
-            f"another process (a server or an ingest) is writing to {settings.data_dir}"
-        ) from exc
-    lock.release()
 
 
 async def _serve(args: argparse.Namespace, settings: Settings) -> int:
@@ -302,11 +294,11 @@ async def _serve(args: argparse.Namespace, settings: Settings) -> int:
     from talentrag.adapters.http import create_app
 
     if not settings.api_keys and args.host not in LOOPBACK:
-        raise UsageError(
+        raise ConfigurationError(
             f"refusing to serve on {args.host} without API keys; set TALENTRAG_API_KEYS "
             '(JSON {"key": "tenant"}) or use --host 127.0.0.1'
         )
-    _refuse_if_written(settings)
+    writer_lock(settings).ensure_free()  # a clear message instead of a failed start
     url = f"http://{args.host}:{args.port}"
     auth = (
         "API keys required"
@@ -319,8 +311,9 @@ async def _serve(args: argparse.Namespace, settings: Settings) -> int:
     console.print(
         f"  try: curl -s {url}/v1/candidates/search -H 'Content-Type: application/json'{header} "
         """-d '{"required_skills": ["Kubernetes"], "preferred_skills": ["Terraform"], "top_k": 3}'""",
-        highlight=False, soft_wrap=True,
-    )  # fmt: skip
+        highlight=False,
+        soft_wrap=True,
+    )
     config = uvicorn.Config(
         create_app(settings),
         host=args.host,
@@ -335,8 +328,8 @@ async def _mcp(_args: argparse.Namespace, settings: Settings) -> int:
     """stdio MCP server: stdout carries the protocol, so nothing else may print there."""
     from talentrag.adapters.mcp import build_mcp_server
 
-    async with open_knowledge_base(settings) as kb:
-        await build_mcp_server(lambda: kb).run_stdio_async()
+    async with open_service(settings) as service:
+        await build_mcp_server(lambda: service).run_stdio_async()
     return 0
 
 
@@ -360,15 +353,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         return asyncio.run(COMMANDS[args.command](args, _settings(args)))
-    except (UsageError, VocabularyError, WriterBusy, DataDirMismatch) as exc:
-        errors.print(f"error: {exc}", highlight=False, markup=False)
-        return 2
+    except TalentragError as exc:
+        stderr.print(f"error: {exc.message}", highlight=False, markup=False)
+        return exc.exit_code
     except Exception as exc:  # a bug or an environment problem: one line, details with -v
         logging.getLogger(__name__).debug("unexpected failure", exc_info=True)
-        errors.print(f"error: {type(exc).__name__}: {exc} (run with -v for details)", markup=False)
+        stderr.print(f"error: {type(exc).__name__}: {exc} (run with -v for details)", markup=False)
         return 1
     except KeyboardInterrupt:
-        errors.print("interrupted; the next ingest completes any unfinished batch", markup=False)
+        stderr.print("interrupted; the next ingest completes any unfinished batch", markup=False)
         return 130
 
 

@@ -12,6 +12,8 @@ from typing import Literal
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES
+
 TENANT_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 EmbedderKind = Literal["minilm", "hashing", "openai", "ollama"]
@@ -80,7 +82,11 @@ class Settings(BaseSettings):
         default_factory=lambda: ["http://127.0.0.1:*", "http://localhost:*"],
         description="Origin headers the MCP endpoint accepts (JSON list).",
     )
-    max_upload_bytes: int = Field(10 * 1024 * 1024, ge=1024, description="Largest accepted upload.")
+    max_upload_bytes: int = Field(
+        DEFAULT_MAX_DOCUMENT_BYTES,
+        ge=1024,
+        description="Largest accepted document (file upload or text), in bytes; every path.",
+    )
     ingest_batch_size: int = Field(
         200, ge=1, le=10_000, description="Documents written to LightRAG per atomic batch."
     )

@@ -8,6 +8,9 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# domain imports nothing of talentrag's but the limits: every other module imports domain.
+from talentrag.policy.limits import MAX_EVIDENCE
+
 
 class DocumentType(StrEnum):
     CV = "cv"
@@ -56,7 +59,7 @@ class HeldSkill(BaseModel):
     confidence: float = Field(ge=0, le=1)
     surface: str = Field(description="How the document wrote it (or the skill implying it).")
     mentions: int = Field(ge=0)
-    evidence: list[Evidence] = Field(default_factory=list, max_length=3)
+    evidence: list[Evidence] = Field(default_factory=list, max_length=MAX_EVIDENCE)
 
 
 @dataclass(frozen=True)

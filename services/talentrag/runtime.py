@@ -1,7 +1,7 @@
-"""Wiring: settings -> embedder, vocabulary, stores, LightRAG, ingestor.
+"""Wiring: settings -> embedder, vocabulary, stores, LightRAG, ingestor, search.
 
-Everything a command or adapter needs comes from ``open_knowledge_base``; adapters
-never build components themselves.
+``open_knowledge_base`` builds the components; adapters use them only through the
+application layer (``talentrag.application``), never build them themselves.
 """
 
 from __future__ import annotations
@@ -15,17 +15,23 @@ from pathlib import Path
 
 from talentrag.config import Settings
 from talentrag.embeddings import Embedder, build_embedder
+from talentrag.errors import ConfigurationError
 from talentrag.gateways.base import KnowledgeGraphGateway
 from talentrag.gateways.embedded import EmbeddedLightRAG
 from talentrag.gateways.remote import RemoteLightRAG
 from talentrag.ingestion.pipeline import Ingestor
+from talentrag.ingestion.writer_lock import WriterLock
 from talentrag.search.engine import SearchService
 from talentrag.store import CandidateStore, SQLiteCandidateStore
 from talentrag.vocabulary import SkillNormalizer, Vocabulary, load_vocabulary
 
+WRITE_LOCK_FILE = ".write.lock"
+
 
 @dataclass
 class KnowledgeBase:
+    """The opened components of one data directory."""
+
     settings: Settings
     vocabulary: Vocabulary
     embedder: Embedder
@@ -37,7 +43,7 @@ class KnowledgeBase:
     gateway: KnowledgeGraphGateway
 
 
-class DataDirMismatch(RuntimeError):
+class DataDirMismatch(ConfigurationError):
     """The data directory was built with another embedding model."""
 
 
@@ -56,7 +62,13 @@ def check_manifest(data_dir: Path, embedder: Embedder) -> None:
     manifest.write_text(json.dumps(expected, indent=2) + "\n")
 
 
+def writer_lock(settings: Settings) -> WriterLock:
+    """The data directory's writer lock (one writer process at a time)."""
+    return WriterLock(settings.data_dir / WRITE_LOCK_FILE)
+
+
 def lightrag_storages(settings: Settings) -> dict[str, str]:
+    """LightRAG storage class names from the settings."""
     return {
         "kv_storage": settings.lightrag_kv_storage,
         "vector_storage": settings.lightrag_vector_storage,
@@ -82,6 +94,7 @@ def _search_gateway(settings: Settings, embedded: EmbeddedLightRAG) -> Knowledge
 async def open_knowledge_base(
     settings: Settings, *, as_of: date | None = None, embedder: Embedder | None = None
 ) -> AsyncIterator[KnowledgeBase]:
+    """Open every component of ``settings.data_dir``; close them all on exit."""
     data_dir = settings.data_dir
     data_dir.mkdir(parents=True, exist_ok=True)
     vocabulary = load_vocabulary(settings.vocabulary_path)
@@ -96,9 +109,10 @@ async def open_knowledge_base(
             store,
             graph,
             vocabulary,
-            data_dir / ".write.lock",
+            writer_lock(settings),
             batch_size=settings.ingest_batch_size,
             as_of=as_of,
+            max_document_bytes=settings.max_upload_bytes,
         )
         normalizer = SkillNormalizer(vocabulary, embedder, cache_dir=data_dir / "cache")
         gateway = _search_gateway(settings, graph)

@@ -127,7 +127,7 @@ def test_upsert_get_list_delete(server: str):
             "JSON",
         ),
         ("put", "/v1/candidates/ok-id", {"json": {"text": "short"}}, 422, "text"),
-        ("put", "/v1/candidates/bad%20id", {"json": {"text": "x" * 30}}, 422, "candidate_id"),
+        ("put", "/v1/candidates/bad%20id", {"json": {"text": "x" * 30}}, 422, "is invalid: use 1-128 letters"),
         ("post", "/v1/documents", {"files": {"file": ("sheet.xlsx", b"PK..")}}, 415, "unsupported"),
         ("post", "/v1/documents", {"files": {"file": ("empty.txt", b"")}}, 422, "no text"),
         ("post", "/v1/documents", {"files": {"file": ("bin.txt", b"\x00\x01\x02")}}, 422, "binary"),
@@ -148,6 +148,33 @@ def test_oversized_upload_is_413(server: str):
         413,
         "exceeds",
     )
+
+
+def test_a_chunked_body_over_the_limit_is_413_and_writes_nothing(server: str):
+    def chunks():  # no Content-Length: the limit must hold while the body streams
+        text = '{"text": "Chunky Person\\nSkills: Python, Kubernetes. ' + "a" * 1024
+        yield text.encode()
+        for _ in range(11 * 1024):
+            yield b"b" * 1024
+        yield b'"}'
+
+    response = httpx.put(
+        f"{server}/v1/candidates/chunky",
+        content=chunks(),
+        headers={"Content-Type": "application/json"},
+        timeout=60,
+    )
+    _assert_problem(response, 413, "exceeds")
+    _assert_problem(httpx.get(f"{server}/v1/candidates/chunky"), 404, "chunky")
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [("get", "/nope", 404), ("delete", "/v1/candidates", 405), ("get", "/mcp/x", 404)],
+)
+def test_unknown_paths_and_wrong_methods_are_problems(server: str, method, path, status):
+    body = _assert_problem(httpx.request(method, f"{server}{path}"), status, path)
+    assert body["title"] in ("Not Found", "Method Not Allowed")
 
 
 def test_openapi_has_an_operation_id_summary_and_examples_everywhere(server: str):
@@ -238,6 +265,9 @@ def test_tenants_are_isolated_by_api_key(keyed_server: str):
 def test_auth_errors(keyed_server: str):
     missing = _assert_problem(httpx.get(f"{keyed_server}/v1/candidates"), 401, "Bearer")
     assert missing["title"] == "Unauthorized"
+    mcp = httpx.post(f"{keyed_server}/mcp", json={})
+    _assert_problem(mcp, 401, "Bearer")
+    assert mcp.headers["WWW-Authenticate"] == "Bearer"
     _assert_problem(
         httpx.get(f"{keyed_server}/v1/candidates", headers={"X-API-Key": "wrong-key-0123456789"}),
         403,

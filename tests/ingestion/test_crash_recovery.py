@@ -12,7 +12,7 @@ from pathlib import Path
 
 from talentrag.config import Settings
 from talentrag.domain import DocumentType
-from talentrag.ingestion.graph import document_entity, level_entity
+from talentrag.graph_schema import document_node, level_node
 from talentrag.runtime import open_knowledge_base
 from tests.conftest import AS_OF
 
@@ -66,13 +66,13 @@ def _kill_when_a_later_batch_is_pending(process: subprocess.Popen, db: Path) -> 
 async def _assert_consistent(settings: Settings, expect_all: int | None = None) -> set[str]:
     """Every active candidate is whole in LightRAG; returns the active ids."""
     async with open_knowledge_base(settings, as_of=AS_OF) as kb:
-        records = await kb.store.list("default", limit=10_000)
+        records = await kb.store.list_documents("default", limit=10_000)
         rag = await kb.graph.rag("default")
         graph = rag.chunk_entity_relation_graph
         for record in records:
-            node = document_entity(DocumentType.CV, record.id)
+            node = document_node(DocumentType.CV, record.id)
             edges = {t if s == node else s for s, t in await graph.get_node_edges(node) or []}
-            assert edges == set(record.skill_names()) | {level_entity(record.level.value)}, (
+            assert edges == set(record.skill_names()) | {level_node(record.level.value)}, (
                 record.id
             )
             chunks = [await rag.text_chunks.get_by_id(c.chunk_id) for c in record.chunks]
@@ -81,7 +81,7 @@ async def _assert_consistent(settings: Settings, expect_all: int | None = None) 
             assert len(records) == expect_all
             nodes = await graph.get_all_nodes()
             assert sorted(n["id"] for n in nodes if n.get("entity_type") == "candidate") == sorted(
-                document_entity(DocumentType.CV, r.id) for r in records
+                document_node(DocumentType.CV, r.id) for r in records
             )
             assert (await kb.store.summary("default")).unfinished == 0
         return {r.id for r in records}

@@ -1,7 +1,8 @@
 from datetime import date
 
 from talentrag.domain import ExperienceLevel
-from talentrag.ingestion.cv_parser import level_for_years, parse_cv, split_sections
+from talentrag.ingestion.cv_parser import parse_cv, split_sections
+from talentrag.policy.levels import level_for_years
 from talentrag.vocabulary import Vocabulary
 
 AS_OF = date(2026, 11, 1)
@@ -49,7 +50,7 @@ def test_markdown_cv(vocabulary: Vocabulary):
     parsed = parse_cv(MARKDOWN_CV, vocabulary, AS_OF)
     assert parsed.name == "Jane Doe"
     assert [r.title for r in parsed.roles] == ["Senior DevOps Engineer", "Software Engineer"]
-    assert parsed.field == "technology"
+    assert parsed.current_field == "technology"
     assert parsed.level is ExperienceLevel.SENIOR
     assert 9.5 < parsed.years < 10.2  # 2019-01..2026-11 plus 2016-07..2018-07; education ignored
 
@@ -58,7 +59,7 @@ def test_career_changer_counts_only_the_new_field(vocabulary: Vocabulary):
     parsed = parse_cv(CAREER_CHANGER, vocabulary, AS_OF)
     assert parsed.name == "Tom Baker"
     assert {r.field for r in parsed.roles} == {"technology", "education"}
-    assert parsed.field == "technology"
+    assert parsed.current_field == "technology"
     assert 2.6 < parsed.years < 2.8
     assert parsed.level is ExperienceLevel.JUNIOR
 

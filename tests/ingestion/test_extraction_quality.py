@@ -55,7 +55,7 @@ async def test_skill_precision_recall_and_level_accuracy(kb: KnowledgeBase, labe
 
 
 async def test_job_documents_never_become_candidates(kb: KnowledgeBase, labelled: list[dict]):
-    candidates = {r.id for r in await kb.store.list("default", limit=10_000)}
+    candidates = {r.id for r in await kb.store.list_documents("default", limit=10_000)}
     jobs = [t for t in labelled if t["document_type"] != "cv"]
     assert jobs and not candidates & {document_id_for(Path(t["file"])) for t in jobs}
     assert len(candidates) == N_CVS

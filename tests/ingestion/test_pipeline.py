@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from talentrag.domain import DocumentType
-from talentrag.ingestion.graph import document_entity
+from talentrag.graph_schema import document_node
 from talentrag.ingestion.pipeline import Outcome, SourceDocument
 from talentrag.runtime import KnowledgeBase, open_knowledge_base
 from tests.conftest import AS_OF
@@ -32,7 +32,7 @@ async def _candidate_edges(
 ) -> set[str]:
     rag = await kb.graph.rag(tenant)
     graph = rag.chunk_entity_relation_graph
-    node = document_entity(DocumentType.CV, candidate_id)
+    node = document_node(DocumentType.CV, candidate_id)
     return {tgt if src == node else src for src, tgt in await graph.get_node_edges(node) or []}
 
 
@@ -46,7 +46,7 @@ async def test_ingest_writes_both_stores(kb: KnowledgeBase, cv_dir: Path):
     results = await kb.ingestor.ingest_paths([cv_dir], "default")
     assert [r.outcome for r in results] == [Outcome.INGESTED] * len(CVS)
 
-    records = await kb.store.list("default")
+    records = await kb.store.list_documents("default")
     assert [r.id for r in records] == [
         "jane-doe",
         "lena-fischer",
@@ -93,7 +93,7 @@ async def test_unchanged_files_are_skipped(kb: KnowledgeBase, cv_dir: Path):
     again = await kb.ingestor.ingest_paths([cv_dir], "default")
     assert {r.outcome for r in again} == {Outcome.SKIPPED}
     assert await _candidate_nodes(kb) == sorted(
-        document_entity(DocumentType.CV, r.id) for r in await kb.store.list("default")
+        document_node(DocumentType.CV, r.id) for r in await kb.store.list_documents("default")
     )
 
 
@@ -119,7 +119,7 @@ async def test_changed_file_replaces_the_old_version_everywhere(kb: KnowledgeBas
     rag = await kb.graph.rag("default")
     gone = {c.chunk_id for c in old.chunks} - {c.chunk_id for c in new.chunks}
     assert gone and [await rag.text_chunks.get_by_id(c) for c in gone] == [None] * len(gone)
-    assert len(await kb.store.list("default")) == len(CVS)
+    assert len(await kb.store.list_documents("default")) == len(CVS)
 
 
 async def test_delete_removes_from_both_stores(kb: KnowledgeBase, cv_dir: Path):
@@ -132,23 +132,20 @@ async def test_delete_removes_from_both_stores(kb: KnowledgeBase, cv_dir: Path):
     assert [await rag.text_chunks.get_by_id(c.chunk_id) for c in record.chunks] == [None] * len(
         record.chunks
     )
-    assert document_entity(DocumentType.CV, "omar-haddad") not in await _candidate_nodes(kb)
+    assert document_node(DocumentType.CV, "omar-haddad") not in await _candidate_nodes(kb)
 
 
 async def test_job_descriptions_are_stored_but_never_candidates(kb: KnowledgeBase, cv_dir: Path):
     await kb.ingestor.ingest_paths([cv_dir], "default")
     results = await kb.ingestor.ingest_paths([JD], "default", DocumentType.JOB_DESCRIPTION)
     assert results[0].outcome is Outcome.INGESTED
-    assert "jd-platform-engineer" not in {r.id for r in await kb.store.list("default")}
-    documents = await kb.store.list("default", document_type=None)
+    assert "jd-platform-engineer" not in {r.id for r in await kb.store.list_documents("default")}
+    documents = await kb.store.list_documents("default", document_type=None)
     assert "jd-platform-engineer" in {r.id for r in documents}
-    assert (
-        "jd-platform-engineer"
-        not in (await kb.store.holders("default", ["Kubernetes"]))["Kubernetes"]
-    )
+    assert "jd-platform-engineer" not in await kb.store.profiles("default", ["jd-platform-engineer"])
     rag = await kb.graph.rag("default")
     node = await rag.chunk_entity_relation_graph.get_node(
-        document_entity(DocumentType.JOB_DESCRIPTION, "jd-platform-engineer")
+        document_node(DocumentType.JOB_DESCRIPTION, "jd-platform-engineer")
     )
     assert node["entity_type"] == "job_description"
 
@@ -183,14 +180,14 @@ async def test_documents_by_id_replace_each_other(kb: KnowledgeBase):
     assert (await kb.ingestor.ingest_documents("default", [changed]))[0].outcome is Outcome.UPDATED
     record = await kb.store.get("default", "ext-42")
     assert record.source_file == "lena-v2.md" and "Vue.js" in record.skill_names()
-    assert await _candidate_nodes(kb) == [document_entity(DocumentType.CV, "ext-42")]
+    assert await _candidate_nodes(kb) == [document_node(DocumentType.CV, "ext-42")]
 
 
 async def test_tenants_are_isolated(kb: KnowledgeBase, cv_dir: Path):
     await kb.ingestor.ingest_paths([cv_dir / "jane-doe.md"], "acme")
     await kb.ingestor.ingest_paths([cv_dir / "tom-baker.txt"], "globex")
-    assert [r.id for r in await kb.store.list("acme")] == ["jane-doe"]
-    assert [r.id for r in await kb.store.list("globex")] == ["tom-baker"]
+    assert [r.id for r in await kb.store.list_documents("acme")] == ["jane-doe"]
+    assert [r.id for r in await kb.store.list_documents("globex")] == ["tom-baker"]
     assert await _candidate_nodes(kb, "acme") == ["Candidate jane-doe"]
     assert await _candidate_nodes(kb, "globex") == ["Candidate tom-baker"]
     assert (kb.settings.data_dir / "lightrag" / "acme").is_dir()
@@ -202,7 +199,7 @@ async def test_data_survives_a_restart(settings, cv_dir: Path):
     async with open_knowledge_base(settings, as_of=AS_OF, embedder=HashingEmbedder(64)) as kb:
         await kb.ingestor.ingest_paths([cv_dir], "default")
     async with open_knowledge_base(settings, as_of=AS_OF, embedder=HashingEmbedder(64)) as kb:
-        assert len(await kb.store.list("default")) == len(CVS)
+        assert len(await kb.store.list_documents("default")) == len(CVS)
         assert "Kubernetes" in await _candidate_edges(kb, "jane-doe")
         assert {r.outcome for r in await kb.ingestor.ingest_paths([cv_dir], "default")} == {
             Outcome.SKIPPED

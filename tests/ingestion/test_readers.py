@@ -2,7 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from talentrag.ingestion.readers import DocumentError, extract_text, read_document
+from talentrag.errors import DocumentError
+from talentrag.ingestion.readers import extract_text, read_document
 
 CV = "Jane Doe\nSenior engineer. Python, Kubernetes and Terraform since 2015."
 

@@ -31,7 +31,6 @@ async def test_pending_rows_are_invisible_until_finished(tmp_path: Path):
     assert set(await store.profiles("t", ["a", "jd"])) == {
         "a"
     }  # job descriptions are never candidates
-    assert await store.text("t", "a") == "text a"
     assert await store.get("other-tenant", "a") is None
     await store.close()
 

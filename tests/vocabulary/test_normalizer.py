@@ -1,6 +1,7 @@
 import pytest
 
 from talentrag.domain import MatchKind
+from talentrag.search.query import acceptable_skills, implied_by
 from talentrag.vocabulary import SkillNormalizer, Vocabulary
 
 
@@ -9,8 +10,10 @@ def normalizer(vocabulary: Vocabulary, minilm, tmp_path_factory) -> SkillNormali
     return SkillNormalizer(vocabulary, minilm, cache_dir=tmp_path_factory.mktemp("cache"))
 
 
-def _by_skill(matches):
-    return {m.skill: m for m in matches}
+async def _accepted(normalizer: SkillNormalizer, text: str):
+    """What a search for ``text`` accepts, by canonical skill."""
+    primary = await normalizer.normalize(text)
+    return acceptable_skills(primary, normalizer.vocabulary, implied_by(normalizer.vocabulary))
 
 
 @pytest.mark.parametrize(
@@ -25,34 +28,34 @@ def _by_skill(matches):
     ],
 )
 async def test_primary_match(normalizer: SkillNormalizer, text: str, skill: str, kind: MatchKind):
-    primary = (await normalizer.normalize(text))[0]
+    primary = await normalizer.normalize(text)
     assert (primary.skill, primary.kind) == (skill, kind)
 
 
-async def test_eks_implies_kubernetes_and_aws(normalizer: SkillNormalizer):
-    matches = _by_skill(await normalizer.normalize("EKS"))
-    assert matches["Amazon EKS"].kind is MatchKind.ALIAS
-    assert matches["Kubernetes"].kind is MatchKind.IMPLIED
-    assert matches["AWS"].kind is MatchKind.IMPLIED
-    assert matches["Kubernetes"].confidence < matches["Amazon EKS"].confidence
+async def test_eks_holders_count_for_kubernetes_and_aws(normalizer: SkillNormalizer):
+    assert (await normalizer.normalize("EKS")).skill == "Amazon EKS"
+    for requested in ("Kubernetes", "AWS"):
+        accepted = await _accepted(normalizer, requested)
+        assert accepted["Amazon EKS"].kind is MatchKind.IMPLIED
+        assert accepted["Amazon EKS"].confidence < accepted[requested].confidence
 
 
 async def test_related_concepts_earn_partial_credit(normalizer: SkillNormalizer):
-    matches = _by_skill(await normalizer.normalize("container orchestration"))
+    matches = await _accepted(normalizer, "container orchestration")
     assert matches["Kubernetes"].kind is MatchKind.RELATED
     assert 0 < matches["Kubernetes"].confidence <= 0.5
 
 
 async def test_unknown_phrase_falls_back_to_embedding_neighbours(normalizer: SkillNormalizer):
-    primary = (await normalizer.normalize("postgresql database administration"))[0]
+    primary = await normalizer.normalize("postgresql database administration")
     assert primary.kind is MatchKind.SEMANTIC
     assert primary.skill == "PostgreSQL"
     assert primary.confidence < 0.9
 
 
 async def test_nonsense_matches_nothing(normalizer: SkillNormalizer):
-    assert await normalizer.normalize("NonexistentSkill123") == []
-    assert await normalizer.normalize("   ") == []
+    assert await normalizer.normalize("NonexistentSkill123") is None
+    assert await normalizer.normalize("   ") is None
 
 
 async def test_vocabulary_vectors_are_cached(normalizer: SkillNormalizer, tmp_path_factory):

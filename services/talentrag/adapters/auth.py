@@ -6,12 +6,7 @@ import hmac
 from collections.abc import Mapping
 
 from talentrag.config import Settings
-
-
-class AuthError(Exception):
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
+from talentrag.errors import AuthenticationRequired, PermissionDenied
 
 
 def tenant_for(settings: Settings, headers: Mapping[str, str]) -> str:
@@ -25,8 +20,8 @@ def tenant_for(settings: Settings, headers: Mapping[str, str]) -> str:
         else headers.get("x-api-key")
     )
     if not key:
-        raise AuthError(401, "Send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'.")
+        raise AuthenticationRequired("Send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'.")
     for known, tenant in settings.api_keys.items():
         if hmac.compare_digest(known.encode(), key.encode()):
             return tenant
-    raise AuthError(403, "This API key is not recognised.")
+    raise PermissionDenied("This API key is not recognised.")

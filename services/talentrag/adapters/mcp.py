@@ -2,13 +2,14 @@
 
 Tools: search_by_skills, get_candidate, ingest_cv. The same server runs over stdio
 (`talentrag mcp`) and Streamable HTTP at /mcp on the REST API's port. Thin: it
-validates through the core's models and calls the core.
+parses arguments, calls the application layer, and turns talentrag's errors into
+one-sentence tool errors.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, Literal
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Literal, TypeVar
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
@@ -16,13 +17,15 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from talentrag.adapters.auth import AuthError, tenant_for
-from talentrag.domain import DocumentRecord, DocumentType
-from talentrag.ingestion.analyze import validate_document_id
-from talentrag.ingestion.pipeline import SourceDocument
-from talentrag.ingestion.readers import MIN_TEXT_CHARS
-from talentrag.runtime import KnowledgeBase
+from talentrag.adapters.auth import tenant_for
+from talentrag.application import TalentService
+from talentrag.domain import DocumentRecord
+from talentrag.errors import InvalidInput, TalentragError
+from talentrag.policy.levels import BANDS_TEXT
+from talentrag.policy.limits import MAX_TOP_K, MIN_TEXT_CHARS
 from talentrag.search import SearchRequest, SearchResponse
+
+T = TypeVar("T")
 
 INSTRUCTIONS = (
     "Search a recruiter's candidate knowledge base by skills. Use search_by_skills with the "
@@ -31,14 +34,19 @@ INSTRUCTIONS = (
 )
 
 
-def _tenant(kb: KnowledgeBase, ctx: Context) -> str:
+def _tenant(service: TalentService, ctx: Context) -> str:
     request = ctx.request_context.request if ctx.request_context else None
     if request is None:  # stdio: the configured tenant
-        return kb.settings.tenant
+        return service.settings.tenant
+    return tenant_for(service.settings, request.headers)
+
+
+async def _call(action: Callable[[], Awaitable[T]]) -> T:
+    """Run one tool's work; talentrag's errors become the tool error's one sentence."""
     try:
-        return tenant_for(kb.settings, request.headers)
-    except AuthError as exc:
-        raise ToolError(str(exc)) from exc
+        return await action()
+    except TalentragError as exc:
+        raise ToolError(exc.message) from exc
 
 
 def render_search(response: SearchResponse) -> str:
@@ -58,8 +66,8 @@ def render_search(response: SearchResponse) -> str:
     return "\n".join(lines)
 
 
-def build_mcp_server(knowledge_base: Callable[[], KnowledgeBase]) -> MCPServer:
-    """An MCP server whose tools use the knowledge base returned by ``knowledge_base()``."""
+def build_mcp_server(service_of: Callable[[], TalentService]) -> MCPServer:
+    """An MCP server whose tools call the application returned by ``service_of()``."""
     server = MCPServer(name="talentrag", instructions=INSTRUCTIONS)
 
     @server.tool(
@@ -72,7 +80,7 @@ def build_mcp_server(knowledge_base: Callable[[], KnowledgeBase]) -> MCPServer:
             '"experience_level": "senior", "top_k": 5}. '
             'Example: {"required_skills": ["Python", "Machine Learning"]}.'
         ),
-        annotations=ToolAnnotations(readOnlyHint=True, openWorldHint=False),
+        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
     )
     async def search_by_skills(
         ctx: Context,
@@ -84,21 +92,32 @@ def build_mcp_server(knowledge_base: Callable[[], KnowledgeBase]) -> MCPServer:
         ] = [],  # noqa: B006
         experience_level: Annotated[
             Literal["junior", "mid", "senior"] | None,
-            Field(description="junior (<3 years), mid (3-6) or senior (>6); omit for any level."),
+            Field(description=f"{BANDS_TEXT}; omit for any level."),
         ] = None,
         top_k: Annotated[
-            int, Field(ge=1, le=50, description="How many candidates to return (1-50, default 5).")
+            int,
+            Field(
+                ge=1,
+                le=MAX_TOP_K,
+                description=f"How many candidates to return (1-{MAX_TOP_K}, default 5).",
+            ),
         ] = 5,
     ) -> Annotated[CallToolResult, SearchResponse]:
-        kb = knowledge_base()
-        try:
-            request = SearchRequest(required_skills=required_skills, preferred_skills=preferred_skills,
-                                    experience_level=experience_level, top_k=top_k)  # fmt: skip
-        except ValidationError as exc:
-            raise ToolError(
-                "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-            ) from exc
-        response = await kb.search.search(request, _tenant(kb, ctx))
+        service = service_of()
+
+        async def search() -> SearchResponse:
+            try:
+                request = SearchRequest(
+                    required_skills=required_skills,
+                    preferred_skills=preferred_skills,
+                    experience_level=experience_level,
+                    top_k=top_k,
+                )
+            except ValidationError as exc:
+                raise InvalidInput.from_validation(exc) from exc
+            return await service.search(request, _tenant(service, ctx))
+
+        response = await _call(search)
         return CallToolResult(
             content=[TextContent(type="text", text=render_search(response))],
             structured_content=response.model_dump(mode="json"),
@@ -109,17 +128,14 @@ def build_mcp_server(knowledge_base: Callable[[], KnowledgeBase]) -> MCPServer:
         title="Get a candidate profile",
         description="A candidate's profile: skills with evidence passages, experience level, years, roles. "
         'Example: {"candidate_id": "cv-00042"}.',
-        annotations=ToolAnnotations(readOnlyHint=True, openWorldHint=False),
+        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
     )
     async def get_candidate(
         ctx: Context,
         candidate_id: Annotated[str, Field(description="The candidate_id from search_by_skills.")],
     ) -> DocumentRecord:
-        kb = knowledge_base()
-        record = await kb.store.get(_tenant(kb, ctx), candidate_id)
-        if record is None or not record.is_candidate:
-            raise ToolError(f"No candidate with id '{candidate_id}'.")
-        return record
+        service = service_of()
+        return await _call(lambda: service.get_candidate(_tenant(service, ctx), candidate_id))
 
     @server.tool(
         name="ingest_cv",
@@ -127,7 +143,7 @@ def build_mcp_server(knowledge_base: Callable[[], KnowledgeBase]) -> MCPServer:
         description="Add a CV as plain text, or replace the candidate with the same id. "
         'Example: {"text": "Jane Doe\\nSenior DevOps engineer since 2016: Kubernetes, AWS", "candidate_id": "jane-doe"}.',
         annotations=ToolAnnotations(
-            readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False
+            read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
         ),
     )
     async def ingest_cv(
@@ -146,20 +162,18 @@ def build_mcp_server(knowledge_base: Callable[[], KnowledgeBase]) -> MCPServer:
             str | None, Field(description="File name to cite as evidence source.")
         ] = None,
     ) -> DocumentRecord:
-        kb = knowledge_base()
-        tenant = _tenant(kb, ctx)
-        try:
-            validate_document_id(candidate_id)
-        except ValueError as exc:
-            raise ToolError(str(exc)) from exc
-        if len(text.strip()) < MIN_TEXT_CHARS:
-            raise ToolError(f"text needs at least {MIN_TEXT_CHARS} characters of CV")
-        source = SourceDocument(text=text, document_id=candidate_id, source_file=source_file or f"{candidate_id}.txt",
-                                document_type=DocumentType.CV, name=name)  # fmt: skip
-        await kb.ingestor.ingest_documents(tenant, [source])
-        record = await kb.store.get(tenant, candidate_id)
-        if record is None:
-            raise ToolError("The CV was not stored.")
-        return record
+        service = service_of()
+
+        async def ingest() -> DocumentRecord:
+            stored = await service.ingest_text(
+                _tenant(service, ctx),
+                text=text,
+                document_id=candidate_id,
+                source_file=source_file,
+                name=name,
+            )
+            return stored.record
+
+        return await _call(ingest)
 
     return server

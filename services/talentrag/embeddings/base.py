@@ -6,9 +6,11 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
+from talentrag.errors import Unavailable
 
-class EmbeddingError(RuntimeError):
-    """The embedding model could not be loaded or did not answer."""
+
+class EmbeddingError(Unavailable):
+    """The embedding model could not be loaded or did not answer (HTTP 503)."""
 
 
 class Embedder(ABC):

@@ -9,18 +9,17 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from talentrag.errors import Unavailable, UpstreamError
 
 
-class GatewayError(RuntimeError):
-    """LightRAG answered, but not usefully (bad status, malformed payload)."""
+class GatewayError(UpstreamError):
+    """LightRAG answered, but not usefully (bad status, malformed payload): HTTP 502."""
 
 
-class GatewayUnavailable(GatewayError):
-    """LightRAG could not be reached or timed out; retrying later may help."""
-
-    def __init__(self, message: str, retry_after_s: int = 5):
-        super().__init__(message)
-        self.retry_after_s = retry_after_s
+class GatewayUnavailable(Unavailable):
+    """LightRAG could not be reached or timed out; retrying later may help: HTTP 503."""
 
 
 @dataclass(frozen=True)
@@ -31,28 +30,14 @@ class RetrievedEntity:
     file_path: str = ""
 
 
-@dataclass(frozen=True)
-class RetrievedRelation:
-    source: str
-    target: str
-    description: str = ""
-    keywords: str = ""
-    weight: float = 1.0
-    file_path: str = ""
-
-
-@dataclass(frozen=True)
-class RetrievedChunk:
-    content: str
-    file_path: str = ""
-    chunk_id: str = ""
-
-
 @dataclass
 class Retrieval:
+    """What search reads of a LightRAG retrieval: the entities it found.
+
+    Relations and chunks are not read: evidence comes from the candidate store.
+    """
+
     entities: list[RetrievedEntity] = field(default_factory=list)
-    relations: list[RetrievedRelation] = field(default_factory=list)
-    chunks: list[RetrievedChunk] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -88,6 +73,8 @@ class RetrievalQuery:
 
 
 class KnowledgeGraphGateway(ABC):
+    """Search's read access to LightRAG (embedded or a LightRAG Server)."""
+
     @abstractmethod
     async def retrieve(self, tenant: str, query: RetrievalQuery) -> Retrieval:
         """LightRAG's retrieval (aquery_data / POST /query/data) with keywords, no LLM."""
@@ -101,4 +88,28 @@ class KnowledgeGraphGateway(ABC):
         """Raise GatewayUnavailable when LightRAG cannot serve queries."""
 
     @abstractmethod
-    async def close(self) -> None: ...
+    async def close(self) -> None:
+        """Release clients and storages."""
+
+
+@dataclass
+class GraphWrite:
+    """One atomic batch: what to remove first, then the custom KG to insert."""
+
+    remove_entities: list[str] = field(default_factory=list)
+    remove_chunk_ids: list[str] = field(default_factory=list)
+    kg: dict[str, list[dict[str, Any]]] = field(
+        default_factory=lambda: {"chunks": [], "entities": [], "relationships": []}
+    )
+
+
+class GraphWriter(Protocol):
+    """Ingestion's write access to LightRAG's storages (the embedded gateway implements it)."""
+
+    async def existing_nodes(self, tenant: str, names: list[str]) -> set[str]:
+        """The names among ``names`` that are already nodes of the tenant's graph."""
+        ...
+
+    async def write(self, tenant: str, batch: GraphWrite) -> None:
+        """Apply one batch: removals, then the insert, persisted once."""
+        ...

@@ -10,23 +10,22 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from talentrag.embeddings.base import Embedder
+from talentrag.errors import ConfigurationError
 from talentrag.gateways.base import (
+    GraphWrite,
     KnowledgeGraphGateway,
     Neighbour,
     Retrieval,
     RetrievalQuery,
-    RetrievedChunk,
-    RetrievedEntity,
-    RetrievedRelation,
 )
-from talentrag.ingestion.graph import ENTITY_PREFIX, entity_type_of
+from talentrag.gateways.payload import retrieval_from_payload
+from talentrag.graph_schema import document_entity_type, parse_document_node
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +36,7 @@ def _quiet_lightrag() -> None:
         logging.getLogger(name).setLevel(logging.WARNING)
 
 
-class NoLLMConfigured(RuntimeError):
+class NoLLMConfigured(ConfigurationError):
     """LightRAG tried to call an LLM; talentrag never configures one."""
 
 
@@ -67,17 +66,6 @@ class _FourByteTokenizer:
 
 
 _TOKENIZER = _FourByteTokenizer()
-
-
-@dataclass
-class GraphWrite:
-    """One atomic batch: what to remove first, then the custom KG to insert."""
-
-    remove_entities: list[str] = field(default_factory=list)
-    remove_chunk_ids: list[str] = field(default_factory=list)
-    kg: dict[str, list[dict[str, Any]]] = field(
-        default_factory=lambda: {"chunks": [], "entities": [], "relationships": []}
-    )
 
 
 # LightRAG keeps its in-memory stores in process-global dicts keyed by workspace,
@@ -284,42 +272,5 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
 
 def _document_type(node: str) -> str | None:
     """The entity type of a document node we wrote ("Candidate cv-1" -> "candidate")."""
-    for document_type, prefix in ENTITY_PREFIX.items():
-        if node.startswith(prefix + " "):
-            return entity_type_of(document_type)
-    return None
-
-
-def retrieval_from_payload(payload: dict[str, Any]) -> Retrieval:
-    """aquery_data's dict (the same shape LightRAG Server returns) as typed records."""
-    data = payload.get("data") or {}
-    return Retrieval(
-        entities=[
-            RetrievedEntity(
-                name=str(e["entity_name"]),
-                entity_type=str(e.get("entity_type") or ""),
-                description=str(e.get("description") or ""),
-                file_path=str(e.get("file_path") or ""),
-            )
-            for e in data.get("entities") or []
-        ],
-        relations=[
-            RetrievedRelation(
-                source=str(r["src_id"]),
-                target=str(r["tgt_id"]),
-                description=str(r.get("description") or ""),
-                keywords=str(r.get("keywords") or ""),
-                weight=float(r.get("weight") or 1.0),
-                file_path=str(r.get("file_path") or ""),
-            )
-            for r in data.get("relationships") or []
-        ],
-        chunks=[
-            RetrievedChunk(
-                content=str(c.get("content") or ""),
-                file_path=str(c.get("file_path") or ""),
-                chunk_id=str(c.get("chunk_id") or ""),
-            )
-            for c in data.get("chunks") or []
-        ],
-    )
+    parsed = parse_document_node(node)
+    return document_entity_type(parsed[0]) if parsed else None

@@ -25,7 +25,7 @@ from talentrag.gateways.base import (
     Retrieval,
     RetrievalQuery,
 )
-from talentrag.gateways.embedded import retrieval_from_payload
+from talentrag.gateways.payload import retrieval_from_payload
 
 log = logging.getLogger(__name__)
 

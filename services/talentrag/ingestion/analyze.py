@@ -13,7 +13,6 @@ from talentrag.ingestion.cv_parser import parse_cv, split_sections
 from talentrag.ingestion.skills import extract_skills
 from talentrag.vocabulary.vocabulary import Vocabulary
 
-ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 CHUNK_CHARS = 1200
 _NOT_SKILL_TEXT = re.compile(r"\S+@\S+|https?://\S+|www\.\S+|\+?\d[\d ()-]{7,}\d")
 
@@ -22,15 +21,6 @@ def document_id_for(path: Path) -> str:
     """Stable id from a file name: re-ingesting the same file replaces its record."""
     slug = re.sub(r"[^A-Za-z0-9._-]+", "-", path.stem).strip("-._").lower()
     return (slug or "document")[:128]
-
-
-def validate_document_id(document_id: str) -> str:
-    if not ID_PATTERN.match(document_id):
-        raise ValueError(
-            f"id {document_id!r} is invalid: use 1-128 letters, digits, '.', '_' or '-', "
-            "starting with a letter or digit"
-        )
-    return document_id
 
 
 def content_hash(text: str, document_type: DocumentType) -> str:
@@ -110,7 +100,7 @@ def analyze_document(
         level=parsed.level if parsed else None,
         level_source=parsed.level_source if parsed else None,
         years=parsed.years if parsed else None,
-        field=parsed.field if parsed else None,
+        field=parsed.current_field if parsed else None,
         skills=extraction.held,
         rejected=extraction.rejected,
         roles=parsed.roles if parsed else [],

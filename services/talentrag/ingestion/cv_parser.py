@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 
 from talentrag.domain import ExperienceLevel, Role
@@ -22,6 +22,7 @@ from talentrag.ingestion.dates import (
     union_years,
 )
 from talentrag.ingestion.skills import find_mentions
+from talentrag.policy.levels import level_for_years
 from talentrag.vocabulary.vocabulary import Vocabulary
 
 # Words that make a short heading-like line a section heading ("Education & Qualifications",
@@ -69,19 +70,10 @@ class ParsedCV:
     sections: list[Section]
     roles: list[Role]
     years: float | None
-    field: str | None
+    current_field: str | None
     level: ExperienceLevel | None
     level_source: str | None
     name_span: tuple[int, int] | None = None
-    contact_spans: list[tuple[int, int]] = field(default_factory=list)
-
-
-def level_for_years(years: float) -> ExperienceLevel:
-    if years < 3:
-        return ExperienceLevel.JUNIOR
-    if years <= 6:
-        return ExperienceLevel.MID
-    return ExperienceLevel.SENIOR
 
 
 def _lines(text: str) -> list[tuple[int, int, str]]:
@@ -288,7 +280,7 @@ def parse_cv(text: str, vocabulary: Vocabulary, as_of: date) -> ParsedCV:
         sections=sections,
         roles=roles,
         years=years,
-        field=field_name,
+        current_field=field_name,
         level=level,
         level_source=source,
         name_span=found_name[1] if found_name else None,

@@ -1,45 +1,24 @@
-"""A document record as a LightRAG custom knowledge graph.
+"""A document record as a LightRAG custom knowledge graph (names: ``graph_schema``).
 
-Nodes: one per document ("Candidate cv-00042", type ``candidate``; other document
-types get their own type), one per canonical skill (type ``skill``), one per
-experience level. Edges: document -> skill carrying the evidence sentence, its
-offsets and a weight; candidate -> level. Entity names hold ids, not personal
-names, because LightRAG logs entity names.
+Edges: document -> skill carrying the evidence sentence, its offsets and a weight;
+candidate -> level.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from talentrag.domain import DocumentRecord, DocumentType, HeldSkill
+from talentrag.domain import DocumentRecord, HeldSkill
+from talentrag.graph_schema import (
+    LEVEL_TYPE,
+    SKILL_TYPE,
+    document_entity_type,
+    document_node,
+    level_node,
+)
 from talentrag.ingestion.analyze import Chunk
+from talentrag.policy.levels import BANDS_TEXT
 from talentrag.vocabulary.vocabulary import Vocabulary
-
-ENTITY_PREFIX = {
-    DocumentType.CV: "Candidate",
-    DocumentType.JOB_DESCRIPTION: "Job description",
-    DocumentType.COMPANY_PAGE: "Company page",
-    DocumentType.JOB_PROFILE: "Job profile",
-}
-SKILL_TYPE = "skill"
-LEVEL_TYPE = "experience_level"
-
-
-def document_entity(document_type: DocumentType, document_id: str) -> str:
-    return f"{ENTITY_PREFIX[document_type]} {document_id}"
-
-
-def entity_types() -> dict[str, DocumentType]:
-    """LightRAG entity_type of each document node -> its document type."""
-    return {entity_type_of(t): t for t in DocumentType}
-
-
-def entity_type_of(document_type: DocumentType) -> str:
-    return "candidate" if document_type is DocumentType.CV else document_type.value
-
-
-def level_entity(level: str) -> str:
-    return f"{level.capitalize()} level"
 
 
 def _alias(record: DocumentRecord, order: int) -> str:
@@ -58,10 +37,11 @@ def _document_description(record: DocumentRecord) -> str:
     if record.is_candidate:
         years = f"{record.years:g} years" if record.years is not None else "unknown years"
         return (
-            f"Candidate {record.id} ({record.name}), {record.level or 'unknown'} level, "
+            f"{document_node(record.document_type, record.id)} ({record.name}), "
+            f"{record.level or 'unknown'} level, "
             f"{years} in {record.field or 'their field'}. Skills: {skills}."
         )
-    return f"{ENTITY_PREFIX[record.document_type]} {record.id} ({record.name}). Mentions: {skills}."
+    return f"{document_node(record.document_type, record.id)} ({record.name}). Mentions: {skills}."
 
 
 def _shorten(text: str, limit: int = 120) -> str:
@@ -79,9 +59,9 @@ def _skill_edge(record: DocumentRecord, held: HeldSkill, chunks: list[Chunk]) ->
         else ""
     )
     return {
-        "src_id": document_entity(record.document_type, record.id),
+        "src_id": document_node(record.document_type, record.id),
         "tgt_id": held.skill,
-        "description": f"{document_entity(record.document_type, record.id)} {verb} {held.skill} "
+        "description": f"{document_node(record.document_type, record.id)} {verb} {held.skill} "
         f"({held.kind.value} via '{held.surface}').{quote}",
         "keywords": f"{verb}, {held.skill}, {held.surface}, {held.category}",
         "weight": round(1.0 + held.confidence * min(held.mentions, 5), 2),
@@ -94,7 +74,7 @@ def build_custom_kg(
     record: DocumentRecord, chunks: list[Chunk], vocabulary: Vocabulary, existing_nodes: set[str]
 ) -> dict[str, list[dict[str, Any]]]:
     """The custom KG for one document; shared skill/level nodes are added only when new."""
-    node = document_entity(record.document_type, record.id)
+    node = document_node(record.document_type, record.id)
     kg: dict[str, list[dict[str, Any]]] = {
         "chunks": [
             {"content": c.content, "source_id": _alias(record, c.order), "file_path": record.source_file,
@@ -102,7 +82,7 @@ def build_custom_kg(
             for c in chunks
         ],
         "entities": [
-            {"entity_name": node, "entity_type": entity_type_of(record.document_type),
+            {"entity_name": node, "entity_type": document_entity_type(record.document_type),
              "description": _document_description(record), "source_id": _alias(record, 0),
              "file_path": record.source_file}
         ],
@@ -119,7 +99,7 @@ def build_custom_kg(
                  "file_path": record.source_file}
             )  # fmt: skip
     if record.is_candidate and record.level:
-        level = level_entity(record.level.value)
+        level = level_node(record.level.value)
         years = (
             f"{record.years:g} years in {record.field or 'their field'}"
             if record.years
@@ -134,7 +114,7 @@ def build_custom_kg(
             existing_nodes.add(level)
             kg["entities"].append(
                 {"entity_name": level, "entity_type": LEVEL_TYPE,
-                 "description": f"Experience level {record.level.value}: junior < 3 years, mid 3-6, senior > 6.",
+                 "description": f"Experience level {record.level.value}; the levels are {BANDS_TEXT}.",
                  "source_id": _alias(record, 0), "file_path": record.source_file}
             )  # fmt: skip
     return kg

@@ -9,33 +9,33 @@ enforced with a lock file.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Iterable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
 from talentrag.domain import DocumentRecord, DocumentType
-from talentrag.gateways.embedded import EmbeddedLightRAG, GraphWrite
+from talentrag.errors import DocumentError
+from talentrag.gateways.base import GraphWrite, GraphWriter
+from talentrag.graph_schema import document_nodes, level_node
 from talentrag.ingestion.analyze import (
     AnalyzedDocument,
     Chunk,
     analyze_document,
     chunk_content,
     document_id_for,
-    validate_document_id,
 )
-from talentrag.ingestion.graph import build_custom_kg, document_entity, level_entity, merge_kgs
-from talentrag.ingestion.readers import DocumentError, read_document
+from talentrag.ingestion.graph import build_custom_kg, merge_kgs
+from talentrag.ingestion.readers import read_document
+from talentrag.ingestion.writer_lock import WriterLock
+from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES
 from talentrag.store.base import CandidateStore, RowStatus, UnfinishedWrite
 from talentrag.vocabulary.vocabulary import Vocabulary
 
 log = logging.getLogger(__name__)
-WAIT_FOR_WRITER_S = 10
 
 
 class Outcome(StrEnum):
@@ -65,10 +65,6 @@ class SourceDocument:
     origin: str = ""
 
 
-class WriterBusy(RuntimeError):
-    """Another process is writing to the same data directory."""
-
-
 ProgressCallback = Callable[[], None]  # called once per file, when it has been read and analysed
 
 
@@ -87,23 +83,26 @@ def expand_paths(paths: Iterable[Path]) -> list[Path]:
 
 
 class Ingestor:
+    """Writes documents into both stores, one writer at a time, all-or-nothing per batch."""
+
     def __init__(
         self,
         store: CandidateStore,
-        graph: EmbeddedLightRAG,
+        graph: GraphWriter,
         vocabulary: Vocabulary,
-        lock_path: Path,
+        writer_lock: WriterLock,
         *,
         batch_size: int = 200,
         as_of: date | None = None,
+        max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
     ):
         self.store = store
         self.graph = graph
         self.vocabulary = vocabulary
         self.batch_size = batch_size
         self.as_of = as_of
-        self._file_lock = FileLock(str(lock_path), thread_local=False)
-        self._write_lock = asyncio.Lock()
+        self.writer_lock = writer_lock
+        self.max_document_bytes = max_document_bytes
 
     # -- public operations ----------------------------------------------------------
     async def ingest_paths(
@@ -146,20 +145,9 @@ class Ingestor:
                 await self.store.finish(tenant, existing)
             return existing
 
-    async def hold_writer_lock(self) -> None:
-        """Keep this process the only writer until ``release_writer_lock`` (the server does).
-
-        LightRAG's file storage lives in memory and is flushed whole: a second process
-        writing the same files would be overwritten by the server's next flush.
-        """
-        await _acquire_writer(self._file_lock, timeout=5)
-
-    def release_writer_lock(self) -> None:
-        self._file_lock.release()
-
     # -- internals ------------------------------------------------------------------
-    def _writing(self) -> _WriterGuard:
-        return _WriterGuard(self._write_lock, self._file_lock)
+    def _writing(self) -> AbstractAsyncContextManager[None]:
+        return self.writer_lock.writing()
 
     def _read_batch(
         self,
@@ -176,7 +164,7 @@ class Ingestor:
                 reason = f"same id {document_id!r} as {seen[document_id]}; rename one of the files"
             else:
                 try:
-                    text = read_document(path)
+                    text = read_document(path, self.max_document_bytes)
                 except DocumentError as exc:
                     reason = f"{exc.reason}: {exc}"
             if reason is not None:
@@ -199,7 +187,6 @@ class Ingestor:
         results: list[IngestResult] = []
         analyzed: list[tuple[AnalyzedDocument, str, str]] = []
         for source in sources:
-            validate_document_id(source.document_id)
             doc = self._analyze(source)
             if progress:
                 progress()
@@ -250,13 +237,11 @@ class Ingestor:
         self, tenant: str, documents: list[AnalyzedDocument], stale: dict[str, list[str]]
     ) -> GraphWrite:
         shared = {s.skill for d in documents for s in d.record.skills}
-        shared |= {level_entity(d.record.level.value) for d in documents if d.record.level}
+        shared |= {level_node(d.record.level.value) for d in documents if d.record.level}
         existing = await self.graph.existing_nodes(tenant, sorted(shared))
         kgs = [build_custom_kg(d.record, d.chunks, self.vocabulary, existing) for d in documents]
         return GraphWrite(
-            remove_entities=[
-                document_entity(t, d.record.id) for d in documents for t in DocumentType
-            ],
+            remove_entities=[n for d in documents for n in document_nodes(d.record.id)],
             remove_chunk_ids=sorted({c for d in documents for c in stale.get(d.record.id, [])}),
             kg=merge_kgs(kgs),
         )
@@ -265,9 +250,7 @@ class Ingestor:
         await self.graph.write(
             tenant,
             GraphWrite(
-                remove_entities=[
-                    document_entity(t, w.record.id) for w in writes for t in DocumentType
-                ],
+                remove_entities=[n for w in writes for n in document_nodes(w.record.id)],
                 remove_chunk_ids=sorted(
                     {c.chunk_id for w in writes for c in w.record.chunks}
                     | {c for w in writes for c in w.stale_chunk_ids}
@@ -300,34 +283,3 @@ def chunks_of(record: DocumentRecord, text: str) -> list[Chunk]:
         )
         for ref in record.chunks
     ]
-
-
-async def _acquire_writer(file_lock: FileLock, timeout: float) -> None:
-    """Take the data directory's lock file, or say who holds it and what to do."""
-    try:
-        await asyncio.to_thread(file_lock.acquire, timeout=timeout)
-    except Timeout as exc:
-        raise WriterBusy(
-            f"another process is writing to this data directory ({file_lock.lock_file}); "
-            "if `talentrag serve` runs on it, ingest through its API (POST /v1/documents) or stop it"
-        ) from exc
-
-
-class _WriterGuard:
-    """In-process lock plus a lock file, so two processes never write one data directory."""
-
-    def __init__(self, lock: asyncio.Lock, file_lock: FileLock):
-        self._lock = lock
-        self._file_lock = file_lock
-
-    async def __aenter__(self) -> None:
-        await self._lock.acquire()
-        try:
-            await _acquire_writer(self._file_lock, timeout=WAIT_FOR_WRITER_S)
-        except WriterBusy:
-            self._lock.release()
-            raise
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        self._file_lock.release()
-        self._lock.release()

@@ -1,8 +1,9 @@
 """Document bytes to plain text: txt, md, pdf (pypdf), docx (python-docx).
 
-Every failure is a ``DocumentError`` whose ``reason`` is one of a few stable words
-(unsupported, unreadable, empty, too_large) so callers can summarise and the HTTP
-API can map them to status codes.
+Every failure is a ``talentrag.errors.DocumentError`` whose ``reason`` is one of a
+few stable words (unsupported, unreadable, empty, too_large) so callers can
+summarise and the HTTP API can map them to status codes. The size limit is
+``Settings.max_upload_bytes``, passed in by the caller.
 """
 
 from __future__ import annotations
@@ -12,42 +13,37 @@ import logging
 import unicodedata
 from pathlib import Path
 
+from talentrag.errors import DocumentError
+from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES, MIN_TEXT_CHARS
+
 log = logging.getLogger(__name__)
 
 TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".text"}
 SUPPORTED_SUFFIXES = TEXT_SUFFIXES | {".pdf", ".docx"}
-MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
-MIN_TEXT_CHARS = 20
 
 
-class DocumentError(ValueError):
-    def __init__(self, reason: str, message: str):
-        super().__init__(message)
-        self.reason = reason
-
-
-def read_document(path: Path) -> str:
+def read_document(path: Path, max_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES) -> str:
+    """A file's text; ``DocumentError`` when it cannot be indexed."""
     if path.suffix.lower() not in SUPPORTED_SUFFIXES:
         raise DocumentError(
             "unsupported", f"unsupported file type {path.suffix or '(none)'!r}; use {_supported()}"
         )
     try:
         size = path.stat().st_size
-        if size > MAX_DOCUMENT_BYTES:
-            raise DocumentError(
-                "too_large", f"file is {size} bytes; the limit is {MAX_DOCUMENT_BYTES}"
-            )
+        if size > max_bytes:
+            raise DocumentError("too_large", f"file is {size} bytes; the limit is {max_bytes}")
         data = path.read_bytes()
     except OSError as exc:
         raise DocumentError("unreadable", f"cannot read file: {exc.strerror or exc}") from exc
-    return extract_text(data, path.name)
+    return extract_text(data, path.name, max_bytes)
 
 
-def extract_text(data: bytes, filename: str) -> str:
+def extract_text(data: bytes, filename: str, max_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES) -> str:
+    """Plain text of a document's bytes, by its file name's suffix."""
     suffix = Path(filename).suffix.lower()
-    if len(data) > MAX_DOCUMENT_BYTES:
+    if len(data) > max_bytes:
         raise DocumentError(
-            "too_large", f"document is {len(data)} bytes; the limit is {MAX_DOCUMENT_BYTES}"
+            "too_large", f"document is {len(data)} bytes; the limit is {max_bytes}"
         )
     if suffix in TEXT_SUFFIXES:
         text = _decode_text(data)
@@ -62,9 +58,18 @@ def extract_text(data: bytes, filename: str) -> str:
     text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n")).strip(
         "\ufeff"
     )
-    if len(text.strip()) < MIN_TEXT_CHARS:
-        raise DocumentError("empty", "document has no text to index (empty, or only an image/scan)")
+    require_text(text)
     return text
+
+
+def require_text(text: str) -> None:
+    """The minimum-content rule for every path (files, PUT, MCP): ``DocumentError('empty')``."""
+    if len(text.strip()) < MIN_TEXT_CHARS:
+        raise DocumentError(
+            "empty",
+            f"document has no text to index: it needs at least {MIN_TEXT_CHARS} characters "
+            "that are not blank (an image-only scan has none)",
+        )
 
 
 def _supported() -> str:

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from talentrag.domain import Evidence, HeldSkill, MatchKind, RejectedMention
+from talentrag.policy.credits import HELD_CONFIDENCE
+from talentrag.policy.limits import MAX_EVIDENCE
 from talentrag.vocabulary.tokens import Token, tokenize
 from talentrag.vocabulary.vocabulary import Vocabulary
 
-MAX_EVIDENCE = 3
 MAX_WORDS_BETWEEN_CUE_AND_SKILL = 6
 LIST_CONNECTORS = frozenset({"and", "or", "nor", "&", "as", "well", "also", "plus"})
 
@@ -206,7 +207,7 @@ def _add_held(
             skill=mention.skill,
             category=vocabulary.skills[mention.skill].category,
             kind=kind,
-            confidence=1.0 if kind is MatchKind.EXACT else 0.95,
+            confidence=HELD_CONFIDENCE[kind],
             surface=mention.surface,
             mentions=1,
             evidence=[evidence],
@@ -214,7 +215,8 @@ def _add_held(
         return
     current.mentions += 1
     if kind is MatchKind.EXACT and current.kind is not MatchKind.EXACT:
-        current.kind, current.confidence, current.surface = kind, 1.0, mention.surface
+        current.kind, current.confidence = kind, HELD_CONFIDENCE[kind]
+        current.surface = mention.surface
     if len(current.evidence) < MAX_EVIDENCE and all(
         e.start != evidence.start for e in current.evidence
     ):
@@ -230,7 +232,7 @@ def _add_implied(held: dict[str, HeldSkill], vocabulary: Vocabulary) -> None:
                 skill=implied,
                 category=vocabulary.skills[implied].category,
                 kind=MatchKind.IMPLIED,
-                confidence=0.9,
+                confidence=HELD_CONFIDENCE[MatchKind.IMPLIED],
                 surface=explicit.skill,
                 mentions=0,
                 evidence=[e.model_copy(update={"skill": implied}) for e in explicit.evidence[:1]],

@@ -12,9 +12,10 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-from talentrag.domain import CandidateProfile, DocumentRecord, Evidence, MatchKind
+from talentrag.domain import CandidateProfile, DocumentRecord, DocumentType, Evidence, MatchKind
 from talentrag.gateways.base import KnowledgeGraphGateway, Retrieval
-from talentrag.ingestion.graph import entity_types
+from talentrag.graph_schema import PERSON_TYPES, parse_document_node, split_joined
+from talentrag.policy.limits import MAX_EVIDENCE
 from talentrag.search.models import (
     NO_MATCH_MESSAGE,
     CandidateResult,
@@ -27,12 +28,10 @@ from talentrag.search.scoring import CandidateMatch, match_candidate
 from talentrag.store.base import CandidateStore
 from talentrag.vocabulary import SkillNormalizer
 
-CANDIDATE_PREFIX = "Candidate "
-PERSON_TYPES = {"person", "candidate"}
-MAX_EVIDENCE = 3
-
 
 class SearchService:
+    """search_by_skills over one gateway and the candidate store."""
+
     def __init__(
         self,
         gateway: KnowledgeGraphGateway,
@@ -45,9 +44,9 @@ class SearchService:
         self.normalizer = normalizer
         self.default_tenant = default_tenant
         self._implied_by = implied_by(normalizer.vocabulary)
-        self._document_types = entity_types()
 
     async def search(self, request: SearchRequest, tenant: str | None = None) -> SearchResponse:
+        """Ranked candidates for the request in ``tenant`` (or the request's, or the default)."""
         started = time.perf_counter()
         tenant = tenant or request.tenant or self.default_tenant
         skills = await resolve_skills(
@@ -110,10 +109,11 @@ class SearchService:
         self, name: str, entity_type: str, file_path: str, ids: set[str], files: set[str]
     ) -> None:
         kind = entity_type.lower()
-        if name.startswith(CANDIDATE_PREFIX) and kind in ("candidate", ""):
-            ids.add(name[len(CANDIDATE_PREFIX) :])
+        ours = parse_document_node(name)
+        if ours is not None and ours[0] is DocumentType.CV and kind in ("candidate", ""):
+            ids.add(ours[1])
         elif kind in PERSON_TYPES and file_path:
-            files.update(p for p in file_path.split("<SEP>") if p)
+            files.update(split_joined(file_path))
 
     # -- the empty answer --------------------------------------------------------------
     def _no_match_message(

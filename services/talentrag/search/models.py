@@ -6,9 +6,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from talentrag.config import validate_tenant
 from talentrag.domain import Evidence, ExperienceLevel, MatchKind
+from talentrag.policy.levels import BANDS_TEXT
+from talentrag.policy.limits import MAX_EVIDENCE, MAX_SKILL_CHARS, MAX_SKILLS, MAX_TOP_K
 
 NO_MATCH_MESSAGE = "No candidates found with required skill combination. Try broadening criteria."
-MAX_SKILL_CHARS = 100
 
 
 def _clean_skills(values: list[str], field_name: str) -> list[str]:
@@ -54,9 +55,11 @@ class SearchRequest(BaseModel):
     )
     experience_level: ExperienceLevel | None = Field(
         None,
-        description="junior (<3 years), mid (3-6) or senior (>6); only that level is returned. Omit for any.",
+        description=f"{BANDS_TEXT}; only that level is returned. Omit for any.",
     )
-    top_k: int = Field(5, ge=1, le=50, description="How many candidates to return (1-50).")
+    top_k: int = Field(
+        5, ge=1, le=MAX_TOP_K, description=f"How many candidates to return (1-{MAX_TOP_K})."
+    )
     tenant: str | None = Field(
         None, description="Tenant to search; default from configuration or API key."
     )
@@ -65,17 +68,19 @@ class SearchRequest(BaseModel):
     @classmethod
     def _required(cls, values: list[str]) -> list[str]:
         cleaned = _clean_skills(values, "required_skills")
-        if not 1 <= len(cleaned) <= 20:
-            raise ValueError(f"required_skills needs 1 to 20 distinct skills, got {len(cleaned)}")
+        if not 1 <= len(cleaned) <= MAX_SKILLS:
+            raise ValueError(
+                f"required_skills needs 1 to {MAX_SKILLS} distinct skills, got {len(cleaned)}"
+            )
         return cleaned
 
     @field_validator("preferred_skills")
     @classmethod
     def _preferred(cls, values: list[str]) -> list[str]:
         cleaned = _clean_skills(values, "preferred_skills")
-        if len(cleaned) > 20:
+        if len(cleaned) > MAX_SKILLS:
             raise ValueError(
-                f"preferred_skills takes at most 20 distinct skills, got {len(cleaned)}"
+                f"preferred_skills takes at most {MAX_SKILLS} distinct skills, got {len(cleaned)}"
             )
         return cleaned
 
@@ -106,7 +111,7 @@ class CandidateResult(BaseModel):
     matched_preferred_skills: list[str]
     missing_skills: list[str]
     skill_matches: list[SkillMatchDetail]
-    evidence: list[Evidence] = Field(max_length=3)
+    evidence: list[Evidence] = Field(max_length=MAX_EVIDENCE)
     explanation: str
 
 

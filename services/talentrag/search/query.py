@@ -13,10 +13,8 @@ from dataclasses import dataclass, field
 
 from talentrag.domain import ExperienceLevel, MatchKind, SkillMatch
 from talentrag.gateways.base import RetrievalQuery
+from talentrag.policy.credits import IMPLIED_CREDIT, RELATED_CREDIT
 from talentrag.vocabulary import SkillNormalizer, Vocabulary
-
-IMPLIED_CREDIT = 0.9
-RELATED_CREDIT = 0.5
 
 
 @dataclass
@@ -73,8 +71,7 @@ async def resolve_skills(
     resolved = []
     for texts, is_required in ((required, True), (preferred, False)):
         for text in texts:
-            matches = await normalizer.normalize(text)
-            primary = matches[0] if matches else None
+            primary = await normalizer.normalize(text)
             accepts = acceptable_skills(primary, normalizer.vocabulary, reverse) if primary else {}
             resolved.append(RequestedSkill(text, is_required, primary, accepts))
     return resolved

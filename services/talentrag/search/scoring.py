@@ -1,7 +1,7 @@
 """Per-candidate skill matching and the match score (documented in docs/scoring.md).
 
 credit(s)   best over the candidate's held skills h accepted for requested skill s:
-            accept(s, h) x held_confidence(h)
+            accept(s, h) x held_confidence(h)    (the factors live in policy/credits.py)
             accept: 1.0 same skill, 0.9 a skill implying it, 0.5 a related skill
             held_confidence: 1.0 written exactly, 0.95 as an alias, 0.9 implied (EKS -> Kubernetes)
 R           mean credit over required skills
@@ -21,10 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from talentrag.domain import CandidateProfile, MatchKind, SkillHolding
+from talentrag.policy.credits import REQUIRED_WEIGHT
 from talentrag.search.models import SkillMatchDetail
 from talentrag.search.query import RequestedSkill
-
-REQUIRED_WEIGHT = 0.8
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,7 +79,7 @@ class CandidateStore(ABC):
         """
 
     @abstractmethod
-    async def list(
+    async def list_documents(
         self,
         tenant: str,
         document_type: DocumentType | None = DocumentType.CV,
@@ -98,10 +98,6 @@ class CandidateStore(ABC):
         """
 
     @abstractmethod
-    async def text(self, tenant: str, document_id: str) -> str | None:
-        """The stored full text of a document (any status)."""
-
-    @abstractmethod
     async def stage_deletion(self, tenant: str, ids: list[str]) -> list[str]:
         """Mark documents as deleting; return the ids that existed."""
 
@@ -118,8 +114,5 @@ class CandidateStore(ABC):
         """Active candidate ids whose source file is among ``source_files``."""
 
     @abstractmethod
-    async def holders(self, tenant: str, skills: list[str]) -> dict[str, set[str]]:
-        """Active candidate ids holding each skill (the graph's ground truth, for completeness checks)."""
-
-    @abstractmethod
-    async def summary(self, tenant: str) -> StoreSummary: ...
+    async def summary(self, tenant: str) -> StoreSummary:
+        """Counts, levels, top skills and unfinished writes of a tenant."""

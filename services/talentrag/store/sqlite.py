@@ -196,7 +196,7 @@ class SQLiteCandidateStore(CandidateStore):
                 if skill is not None:
                     profile.skills[skill] = SkillHolding(_KINDS[kind], confidence, mentions)
 
-    async def list(
+    async def list_documents(
         self,
         tenant: str,
         document_type: DocumentType | None = DocumentType.CV,
@@ -257,13 +257,6 @@ class SQLiteCandidateStore(CandidateStore):
         )
         await self.db.commit()
         return stale
-
-    async def text(self, tenant: str, document_id: str) -> str | None:
-        async with self.db.execute(
-            "SELECT text FROM documents WHERE tenant=? AND id=?", [tenant, document_id]
-        ) as cursor:
-            row = await cursor.fetchone()
-        return row[0] if row else None
 
     async def _chunk_ids(self, tenant: str, ids: list[str]) -> dict[str, list[str]]:
         """LightRAG chunk ids of the active versions (what a new version replaces)."""
@@ -335,20 +328,6 @@ class SQLiteCandidateStore(CandidateStore):
             ) as cursor:
                 found |= {row[0] async for row in cursor}
         return found
-
-    async def holders(self, tenant: str, skills: list[str]) -> dict[str, set[str]]:
-        result: dict[str, set[str]] = {skill: set() for skill in skills}
-        for chunk in _batches(skills):
-            marks = ",".join("?" * len(chunk))
-            async with self.db.execute(
-                f"""SELECT s.skill, s.id FROM document_skills s JOIN documents d
-                    ON d.tenant=s.tenant AND d.id=s.id
-                    WHERE s.tenant=? AND s.skill IN ({marks}) AND d.status='active' AND d.document_type='cv'""",
-                [tenant, *chunk],
-            ) as cursor:
-                async for skill, document_id in cursor:
-                    result[skill].add(document_id)
-        return result
 
     async def summary(self, tenant: str) -> StoreSummary:
         counts: Counter[str] = Counter()

@@ -1,8 +1,8 @@
 """Map any skill string a recruiter or a graph gives us to canonical skills.
 
-Order of trust: the curated vocabulary (exact name, alias, then what the skill
-implies and what it is related to), and only for strings the vocabulary does not
-know, embedding nearest neighbours. MiniLM is weak on jargon (cos(K8s, Kubernetes)
+Order of trust: the curated vocabulary (exact name or alias), and only for strings
+the vocabulary does not know, embedding nearest neighbours. What a skill implies
+and what it is related to is search's business (``search.query``). MiniLM is weak on jargon (cos(K8s, Kubernetes)
 = 0.48), so a neighbour is accepted by its rank and its margin over the runner-up,
 not by one fixed cosine threshold.
 """
@@ -18,13 +18,11 @@ import numpy as np
 
 from talentrag.domain import MatchKind, SkillMatch
 from talentrag.embeddings.base import Embedder
+from talentrag.policy.credits import HELD_CONFIDENCE, SEMANTIC_CONFIDENCE_RANGE
 from talentrag.vocabulary.tokens import token_key
 from talentrag.vocabulary.vocabulary import Vocabulary
 
 log = logging.getLogger(__name__)
-
-CONFIDENCE = {MatchKind.EXACT: 1.0, MatchKind.ALIAS: 0.95, MatchKind.IMPLIED: 0.9}
-RELATED_CONFIDENCE = 0.5
 
 
 @dataclass(frozen=True)
@@ -42,6 +40,8 @@ class SemanticPolicy:
 
 
 class SkillNormalizer:
+    """Skill strings to canonical skills: the vocabulary first, embeddings as the fallback."""
+
     def __init__(
         self,
         vocabulary: Vocabulary,
@@ -66,45 +66,17 @@ class SkillNormalizer:
             return None
         surface = surfaces[0]
         kind = MatchKind.ALIAS if surface.is_alias else MatchKind.EXACT
-        return SkillMatch(skill=surface.skill, kind=kind, confidence=CONFIDENCE[kind], via=text)
-
-    def expand(self, primary: SkillMatch) -> list[SkillMatch]:
-        """The primary match, what it implies, and its partial-credit neighbours."""
-        matches = [primary]
-        seen = {primary.skill}
-        for implied in self.vocabulary.implied_closure[primary.skill]:
-            seen.add(implied)
-            matches.append(
-                SkillMatch(
-                    skill=implied,
-                    kind=MatchKind.IMPLIED,
-                    confidence=CONFIDENCE[MatchKind.IMPLIED] * primary.confidence,
-                    via=primary.skill,
-                )
-            )
-        for related in self.vocabulary.related_map[primary.skill]:
-            if related not in seen:
-                seen.add(related)
-                matches.append(
-                    SkillMatch(
-                        skill=related,
-                        kind=MatchKind.RELATED,
-                        confidence=RELATED_CONFIDENCE * primary.confidence,
-                        via=primary.skill,
-                    )
-                )
-        return matches
+        return SkillMatch(
+            skill=surface.skill, kind=kind, confidence=HELD_CONFIDENCE[kind], via=text
+        )
 
     # -- full normalisation ----------------------------------------------------------
-    async def normalize(self, text: str) -> list[SkillMatch]:
-        """Canonical skills for ``text``, the best first; empty when nothing is close."""
+    async def normalize(self, text: str) -> SkillMatch | None:
+        """The canonical skill ``text`` names; None when nothing is close enough."""
         text = text.strip()
         if not text:
-            return []
-        primary = self.lookup(text)
-        if primary is None:
-            primary = await self.nearest(text)
-        return self.expand(primary) if primary else []
+            return None
+        return self.lookup(text) or await self.nearest(text)
 
     async def nearest(self, text: str) -> SkillMatch | None:
         """Embedding fallback judged by rank and margin."""
@@ -123,7 +95,8 @@ class SkillNormalizer:
         )
         if not accepted:
             return None
-        confidence = float(np.clip(0.5 + (best_score - self.policy.floor) + lead, 0.3, 0.85))
+        low, high = SEMANTIC_CONFIDENCE_RANGE
+        confidence = float(np.clip(0.5 + (best_score - self.policy.floor) + lead, low, high))
         return SkillMatch(
             skill=best, kind=MatchKind.SEMANTIC, confidence=round(confidence, 3), via=text
         )

@@ -18,10 +18,11 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from talentrag.errors import ConfigurationError
 from talentrag.vocabulary.tokens import token_key
 
 
-class VocabularyError(ValueError):
+class VocabularyError(ConfigurationError):
     """The vocabulary file is unreadable or breaks a rule; the message lists each problem."""
 
 

@@ -1,24 +1,29 @@
-"""The FastAPI application: REST for ATS systems and MCP (Streamable HTTP) on one port."""
+"""The FastAPI application: REST for ATS systems and MCP (Streamable HTTP) on one port.
+
+MCP's route is added to the same router as the REST routes (not mounted at "/"),
+so unknown paths and wrong methods get the API's problem+json 404/405.
+"""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from mcp.server.transport_security import TransportSecuritySettings
 
 from talentrag import __version__
-from talentrag.adapters.auth import AuthError, tenant_for
 from talentrag.adapters.http import embeddings, routes
-from talentrag.adapters.http.errors import ProblemError, install_error_handlers, problem_response
+from talentrag.adapters.http.errors import install_error_handlers
+from talentrag.adapters.http.guard import RequestGuard
 from talentrag.adapters.mcp import build_mcp_server
+from talentrag.application import TalentService, open_service
 from talentrag.config import Settings
-from talentrag.runtime import open_knowledge_base
 
 
 def create_app(settings: Settings) -> FastAPI:
-    mcp_server = build_mcp_server(lambda: app.state.kb)
+    """The ASGI app ``talentrag serve`` runs; it opens the knowledge base in its lifespan."""
+    mcp_server = build_mcp_server(lambda: _service(app))
     mcp_app = mcp_server.streamable_http_app(
         streamable_http_path="/mcp",
         transport_security=TransportSecuritySettings(
@@ -28,15 +33,15 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with open_knowledge_base(settings) as kb, mcp_server.session_manager.run():
-            await kb.ingestor.hold_writer_lock()  # the server is the data directory's only writer
+        async with open_service(settings) as service, mcp_server.session_manager.run():
+            await service.hold_writer()  # the server is the data directory's only writer
             # load the default tenant's graph now, not on the first query
-            await kb.graph.rag(settings.tenant)
-            app.state.kb = kb
+            await service.load(settings.tenant)
+            app.state.service = service
             try:
                 yield
             finally:
-                kb.ingestor.release_writer_lock()
+                service.release_writer()
 
     app = FastAPI(
         title="talentrag",
@@ -45,27 +50,13 @@ def create_app(settings: Settings) -> FastAPI:
         lifespan=lifespan,
     )
     install_error_handlers(app)
-
-    @app.middleware("http")
-    async def guard(request: Request, call_next):  # type: ignore[no-untyped-def]
-        """API keys for /mcp; 413 before reading a body that cannot fit."""
-        if request.url.path.startswith("/mcp"):
-            try:
-                tenant_for(settings, request.headers)
-            except AuthError as exc:
-                title = "Unauthorized" if exc.status == 401 else "Forbidden"
-                return problem_response(request, ProblemError(exc.status, title, str(exc)))
-        length = request.headers.get("content-length", "")
-        if length.isdigit() and int(length) > settings.max_upload_bytes + 64 * 1024:
-            error = ProblemError(
-                413,
-                "Upload too large",
-                f"The body exceeds {settings.max_upload_bytes} bytes; send a smaller file.",
-            )
-            return problem_response(request, error)
-        return await call_next(request)
-
+    app.add_middleware(RequestGuard, settings=settings)
     app.include_router(routes.router)
     app.include_router(embeddings.router)
-    app.mount("/", mcp_app)  # after the REST routes: serves /mcp
+    app.router.routes.extend(mcp_app.routes)  # POST/GET/DELETE /mcp
     return app
+
+
+def _service(app: FastAPI) -> TalentService:
+    service: TalentService = app.state.service
+    return service

@@ -8,14 +8,17 @@ from __future__ import annotations
 import base64
 from typing import Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
+from talentrag.adapters.http.routes import Service
+
 router = APIRouter()
-MAX_INPUTS = 2048
 
 
 class EmbeddingRequest(BaseModel):
+    """OpenAI's embeddings request (the parts a LightRAG Server sends)."""
+
     model_config = ConfigDict(
         json_schema_extra={
             "examples": [{"input": ["Kubernetes", "K8s"], "model": "all-MiniLM-L6-v2-int8"}]
@@ -28,17 +31,23 @@ class EmbeddingRequest(BaseModel):
 
 
 class EmbeddingItem(BaseModel):
+    """One vector, as a list of floats or base64 of little-endian float32."""
+
     object: Literal["embedding"] = "embedding"
     index: int
     embedding: list[float] | str
 
 
 class EmbeddingUsage(BaseModel):
+    """Token counts (whitespace words: the local model bills nothing)."""
+
     prompt_tokens: int
     total_tokens: int
 
 
 class EmbeddingResponse(BaseModel):
+    """OpenAI's embeddings response."""
+
     model_config = ConfigDict(
         json_schema_extra={"examples": [{"object": "list", "model": "all-MiniLM-L6-v2-int8",
                                          "data": [{"object": "embedding", "index": 0, "embedding": [0.021, -0.013]}],
@@ -58,14 +67,9 @@ class EmbeddingResponse(BaseModel):
     response_model=EmbeddingResponse,
     tags=["embeddings"],
 )
-async def create_embeddings(body: EmbeddingRequest, request: Request) -> EmbeddingResponse:
+async def create_embeddings(body: EmbeddingRequest, service: Service) -> EmbeddingResponse:
     texts = [body.input] if isinstance(body.input, str) else body.input
-    if not 1 <= len(texts) <= MAX_INPUTS:
-        from talentrag.adapters.http.errors import BadRequest
-
-        raise BadRequest(f"input needs 1 to {MAX_INPUTS} texts, got {len(texts)}")
-    embedder = request.app.state.kb.embedder
-    vectors = await embedder.embed(texts)
+    vectors = await service.embed(texts)
     items = [
         EmbeddingItem(
             index=i,
@@ -78,6 +82,6 @@ async def create_embeddings(body: EmbeddingRequest, request: Request) -> Embeddi
     tokens = sum(len(t.split()) for t in texts)
     return EmbeddingResponse(
         data=items,
-        model=embedder.name,
+        model=service.embedder.name,
         usage=EmbeddingUsage(prompt_tokens=tokens, total_tokens=tokens),
     )

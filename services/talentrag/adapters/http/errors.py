@@ -1,12 +1,14 @@
-"""Every error as RFC 9457 problem+json with a detail that says what to fix.
+"""The HTTP mapping of talentrag's error tree: every error is RFC 9457 problem+json.
 
-Core exceptions map to status codes here and only here; no handler ever returns a
-traceback.
+``talentrag.errors`` gives each error its status; this module only renders it.
+Unknown paths (404), wrong methods (405) and request validation (422) are mapped
+here too, so no answer is ever plain text or a traceback.
 """
 
 from __future__ import annotations
 
 import logging
+from http import HTTPStatus
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -15,9 +17,14 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from talentrag.gateways.base import GatewayError, GatewayUnavailable
-from talentrag.ingestion.pipeline import WriterBusy
-from talentrag.ingestion.readers import DocumentError
+from talentrag.errors import (
+    InvalidInput,
+    TalentragError,
+    Unavailable,
+    UpstreamError,
+    describe_field_errors,
+    field_errors,
+)
 
 log = logging.getLogger(__name__)
 PROBLEM = "application/problem+json"
@@ -34,94 +41,60 @@ class Problem(BaseModel):
     errors: list[dict[str, Any]] | None = None
 
 
-class ProblemError(Exception):
-    def __init__(self, status: int, title: str, detail: str, headers: dict[str, str] | None = None):
-        super().__init__(detail)
-        self.status, self.title, self.detail, self.headers = status, title, detail, headers or {}
-
-
-class BadRequest(ProblemError):
-    def __init__(self, detail: str):
-        super().__init__(400, "Bad request", detail)
-
-
-class NotFound(ProblemError):
-    def __init__(self, detail: str):
-        super().__init__(404, "Not found", detail)
-
-
 def problem_response(
-    request: Request, error: ProblemError, errors: list[dict[str, Any]] | None = None
+    path: str,
+    status: int,
+    detail: str,
+    *,
+    headers: dict[str, str] | None = None,
+    errors: list[dict[str, str]] | None = None,
 ) -> JSONResponse:
+    """A problem+json answer; the title is the status's standard phrase."""
     body = Problem(
-        title=error.title,
-        status=error.status,
-        detail=error.detail,
-        instance=request.url.path,
-        errors=errors,
+        title=HTTPStatus(status).phrase, status=status, detail=detail, instance=path, errors=errors
     )
     return JSONResponse(
         body.model_dump(exclude_none=True),
-        status_code=error.status,
-        headers=error.headers,
+        status_code=status,
+        headers=headers,
         media_type=PROBLEM,
     )
 
 
-DOCUMENT_STATUS = {"too_large": 413, "unsupported": 415, "unreadable": 422, "empty": 422}
+def error_response(path: str, error: TalentragError) -> JSONResponse:
+    """The answer for one error of the tree."""
+    if isinstance(error, Unavailable | UpstreamError):
+        log.warning("%s on %s: %s", type(error).__name__, path, error)
+    detail = error.message
+    if isinstance(error, Unavailable):
+        detail += " Retry later."
+    return problem_response(
+        path, error.status, detail, headers=error.headers or None, errors=error.errors
+    )
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    @app.exception_handler(ProblemError)
-    async def _problem(request: Request, exc: ProblemError) -> JSONResponse:
-        return problem_response(request, exc)
+    """Map the error tree, FastAPI's own errors and anything unexpected, once."""
+
+    @app.exception_handler(TalentragError)
+    async def _talentrag(request: Request, exc: TalentragError) -> JSONResponse:
+        return error_response(request.url.path, exc)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = [
-            {
-                "field": ".".join(str(p) for p in e["loc"] if p != "body"),
-                "message": e["msg"].removeprefix("Value error, "),
-            }
-            for e in exc.errors()
-        ]
-        detail = "; ".join(f"{e['field'] or 'body'}: {e['message']}" for e in errors)
-        return problem_response(request, ProblemError(422, "Invalid request", detail), errors)
+        items = field_errors(exc.errors())
+        error = InvalidInput(describe_field_errors(items), errors=items)
+        return error_response(request.url.path, error)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        title = {
-            401: "Unauthorized",
-            403: "Forbidden",
-            404: "Not found",
-            405: "Method not allowed",
-        }.get(exc.status_code, "Error")
+        detail = str(exc.detail)
+        if exc.status_code == 404 and detail == HTTPStatus.NOT_FOUND.phrase:
+            detail = f"There is no {request.url.path}; see /docs for the API."
+        elif exc.status_code == 405:
+            detail = f"{request.method} is not allowed on {request.url.path}."
         return problem_response(
-            request, ProblemError(exc.status_code, title, str(exc.detail), dict(exc.headers or {}))
-        )
-
-    @app.exception_handler(DocumentError)
-    async def _document(request: Request, exc: DocumentError) -> JSONResponse:
-        status = DOCUMENT_STATUS.get(exc.reason, 400)
-        return problem_response(request, ProblemError(status, f"Document {exc.reason}", str(exc)))
-
-    @app.exception_handler(GatewayUnavailable)
-    async def _unavailable(request: Request, exc: GatewayUnavailable) -> JSONResponse:
-        log.warning("LightRAG unavailable: %s", exc)
-        headers = {"Retry-After": str(exc.retry_after_s)}
-        return problem_response(
-            request, ProblemError(503, "LightRAG unavailable", f"{exc}. Retry later.", headers)
-        )
-
-    @app.exception_handler(GatewayError)
-    async def _gateway(request: Request, exc: GatewayError) -> JSONResponse:
-        log.warning("LightRAG error: %s", exc)
-        return problem_response(request, ProblemError(502, "LightRAG error", str(exc)))
-
-    @app.exception_handler(WriterBusy)
-    async def _busy(request: Request, exc: WriterBusy) -> JSONResponse:
-        return problem_response(
-            request, ProblemError(503, "Busy", f"{exc}. Retry later.", {"Retry-After": "5"})
+            request.url.path, exc.status_code, detail, headers=dict(exc.headers or {}) or None
         )
 
     @app.exception_handler(Exception)
@@ -133,8 +106,5 @@ def install_error_handlers(app: FastAPI) -> None:
             exc_info=log.isEnabledFor(logging.DEBUG),
         )
         return problem_response(
-            request,
-            ProblemError(
-                500, "Internal error", "The server failed unexpectedly; the error is logged."
-            ),
+            request.url.path, 500, "The server failed unexpectedly; the error is logged."
         )

@@ -1,11 +1,10 @@
-"""REST routes for ATS systems. Thin: authenticate, validate, call the core, translate."""
+"""REST routes for ATS systems. Thin: authenticate, parse, call the application, translate."""
 
 from __future__ import annotations
 
 import base64
 import binascii
 import json
-import pathlib
 from datetime import datetime
 from typing import Annotated
 
@@ -23,45 +22,37 @@ from fastapi import (
 )
 from pydantic import BaseModel, ConfigDict, Field
 
-from talentrag.adapters.auth import AuthError, tenant_for
-from talentrag.adapters.http.errors import BadRequest, NotFound, Problem, ProblemError
+from talentrag.adapters.auth import tenant_for
+from talentrag.adapters.http.errors import Problem
+from talentrag.application import StoredDocument, TalentService
 from talentrag.domain import DocumentRecord, DocumentType, ExperienceLevel
-from talentrag.ingestion.analyze import ID_PATTERN, document_id_for
-from talentrag.ingestion.pipeline import Outcome, SourceDocument
-from talentrag.ingestion.readers import MAX_DOCUMENT_BYTES, extract_text
-from talentrag.runtime import KnowledgeBase
+from talentrag.errors import MalformedRequest
+from talentrag.policy.limits import MAX_FILE_NAME_CHARS, MAX_NAME_CHARS
 from talentrag.search import SearchRequest, SearchResponse
 
 router = APIRouter()
-ERRORS = {
+ERRORS: dict[int | str, dict[str, object]] = {
     code: {"model": Problem, "content": {"application/problem+json": {}}}
     for code in (400, 401, 403, 404, 413, 415, 422, 503)
 }
 CandidateId = Annotated[
-    str,
-    Path(
-        pattern=ID_PATTERN.pattern,
-        description="Your id for the candidate (ATS id).",
-        examples=["cv-00042"],
-    ),
+    str, Path(description="Your id for the candidate (ATS id).", examples=["cv-00042"])
 ]
 
 
-def _kb(request: Request) -> KnowledgeBase:
-    return request.app.state.kb
+def service_of(request: Request) -> TalentService:
+    """The application the server opened at start-up."""
+    service: TalentService = request.app.state.service
+    return service
 
 
 def tenant_of(request: Request) -> str:
     """The tenant of the caller's API key; without configured keys, the default tenant."""
-    try:
-        return tenant_for(_kb(request).settings, request.headers)
-    except AuthError as exc:
-        title = "Unauthorized" if exc.status == 401 else "Forbidden"
-        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
-        raise ProblemError(exc.status, title, str(exc), headers) from exc
+    return tenant_for(service_of(request).settings, request.headers)
 
 
 Tenant = Annotated[str, Depends(tenant_of)]
+Service = Annotated[TalentService, Depends(service_of)]
 
 
 # -- operations -----------------------------------------------------------------------
@@ -81,9 +72,8 @@ async def health() -> Health:
     "/ready", operation_id="ready", summary="Readiness: knowledge base loaded, LightRAG reachable",
     tags=["operations"], response_model=Health, responses=ERRORS,
 )  # fmt: skip
-async def ready(request: Request) -> Health:
-    kb = _kb(request)
-    await kb.gateway.ready(kb.settings.tenant)
+async def ready(service: Service) -> Health:
+    await service.ready(service.settings.tenant)
     return Health(status="ready")
 
 
@@ -98,10 +88,8 @@ async def ready(request: Request) -> Health:
     responses=ERRORS,
     tags=["candidates"],
 )
-async def search_by_skills(body: SearchRequest, request: Request, tenant: Tenant) -> SearchResponse:
-    if body.tenant and body.tenant != tenant:
-        raise ProblemError(403, "Forbidden", f"This API key may not search tenant '{body.tenant}'.")
-    return await _kb(request).search.search(body, tenant)
+async def search_by_skills(body: SearchRequest, service: Service, tenant: Tenant) -> SearchResponse:
+    return await service.search(body, tenant)
 
 
 # -- candidates -----------------------------------------------------------------------
@@ -111,23 +99,21 @@ class CandidateUpsert(BaseModel):
         json_schema_extra={"examples": [{"text": "Jane Doe\nSenior DevOps engineer, 2016-present. Kubernetes, AWS.",
                                          "name": "Jane Doe", "source_file": "jane-doe.pdf"}]},
     )  # fmt: skip
-    text: str = Field(
-        min_length=20,
-        max_length=MAX_DOCUMENT_BYTES,
-        description="The CV (or document) as plain text.",
-    )
+    text: str = Field(description="The CV (or document) as plain text.")
     name: str | None = Field(
-        None, max_length=200, description="Overrides the name read from the text."
+        None, max_length=MAX_NAME_CHARS, description="Overrides the name read from the text."
     )
     document_type: DocumentType = Field(
         DocumentType.CV, description="Only 'cv' documents become candidates."
     )
     source_file: str | None = Field(
-        None, max_length=255, description="File name to cite in evidence."
+        None, max_length=MAX_FILE_NAME_CHARS, description="File name to cite in evidence."
     )
 
 
 class CandidateSummary(BaseModel):
+    """A candidate in a list: identity, level and skill names."""
+
     id: str
     name: str
     source_file: str
@@ -139,12 +125,15 @@ class CandidateSummary(BaseModel):
 
     @classmethod
     def of(cls, record: DocumentRecord) -> CandidateSummary:
+        """The summary of a stored record."""
         return cls(id=record.id, name=record.name, source_file=record.source_file, experience_level=record.level,
                    years_experience=record.years, skills=record.skill_names(), created_at=record.created_at,
                    updated_at=record.updated_at)  # fmt: skip
 
 
 class CandidatePage(BaseModel):
+    """One page of candidates with the cursor of the next."""
+
     model_config = ConfigDict(
         json_schema_extra={"examples": [{"data": [{"id": "cv-00001", "name": "Jane Doe", "source_file": "cv-00001.md",
                                                    "experience_level": "senior", "years_experience": 9.9,
@@ -160,16 +149,10 @@ class CandidatePage(BaseModel):
     has_more: bool
 
 
-async def _ingest(
-    kb: KnowledgeBase, tenant: str, source: SourceDocument, response: Response
-) -> DocumentRecord:
-    (result,) = await kb.ingestor.ingest_documents(tenant, [source])
-    if result.outcome is Outcome.INGESTED:
+def _stored(stored: StoredDocument, response: Response) -> DocumentRecord:
+    if stored.created:
         response.status_code = status.HTTP_201_CREATED
-    record = await kb.store.get(tenant, source.document_id)
-    if record is None:  # cannot happen after a successful write; never answer 2xx without it
-        raise ProblemError(500, "Internal error", "The document was not stored.")
-    return record
+    return stored.record
 
 
 @router.put(
@@ -184,15 +167,19 @@ async def _ingest(
 async def upsert_candidate(
     candidate_id: CandidateId,
     body: CandidateUpsert,
-    request: Request,
+    service: Service,
     response: Response,
     tenant: Tenant,
 ) -> DocumentRecord:
-    source = SourceDocument(
-        text=body.text, document_id=candidate_id, source_file=body.source_file or f"{candidate_id}.txt",
-        document_type=body.document_type, name=body.name,
-    )  # fmt: skip
-    return await _ingest(_kb(request), tenant, source, response)
+    stored = await service.ingest_text(
+        tenant,
+        text=body.text,
+        document_id=candidate_id,
+        document_type=body.document_type,
+        source_file=body.source_file,
+        name=body.name,
+    )
+    return _stored(stored, response)
 
 
 @router.post(
@@ -205,7 +192,7 @@ async def upsert_candidate(
     tags=["documents"],
 )
 async def upload_document(
-    request: Request,
+    service: Service,
     response: Response,
     tenant: Tenant,
     file: Annotated[UploadFile, File(description="The document.")],
@@ -214,23 +201,18 @@ async def upload_document(
     ] = DocumentType.CV,
     document_id: Annotated[
         str | None,
-        Form(
-            pattern=ID_PATTERN.pattern, description="Id to store it under.", examples=["jane-doe"]
-        ),
+        Form(description="Id to store it under.", examples=["jane-doe"]),
     ] = None,
 ) -> DocumentRecord:
-    kb = _kb(request)
-    limit = kb.settings.max_upload_bytes
-    data = await file.read(limit + 1)
-    if len(data) > limit:
-        raise ProblemError(
-            413, "Upload too large", f"The file exceeds {limit} bytes; send a smaller file."
-        )
-    filename = pathlib.Path(file.filename or "upload.txt").name
-    text = extract_text(data, filename)
-    source = SourceDocument(text=text, document_id=document_id or document_id_for(pathlib.Path(filename)),
-                            source_file=filename, document_type=document_type)  # fmt: skip
-    return await _ingest(kb, tenant, source, response)
+    data = await file.read(service.settings.max_upload_bytes + 1)
+    stored = await service.ingest_file(
+        tenant,
+        data=data,
+        filename=file.filename or "upload.txt",
+        document_type=document_type,
+        document_id=document_id,
+    )
+    return _stored(stored, response)
 
 
 @router.get(
@@ -241,13 +223,8 @@ async def upload_document(
     responses=ERRORS,
     tags=["candidates"],
 )
-async def get_candidate(
-    candidate_id: CandidateId, request: Request, tenant: Tenant
-) -> DocumentRecord:
-    record = await _kb(request).store.get(tenant, candidate_id)
-    if record is None or not record.is_candidate:
-        raise NotFound(f"No candidate with id '{candidate_id}'.")
-    return record
+async def get_candidate(candidate_id: CandidateId, service: Service, tenant: Tenant) -> DocumentRecord:
+    return await service.get_candidate(tenant, candidate_id)
 
 
 @router.delete(
@@ -258,9 +235,8 @@ async def get_candidate(
     responses=ERRORS,
     tags=["candidates"],
 )
-async def delete_candidate(candidate_id: CandidateId, request: Request, tenant: Tenant) -> Response:
-    if not await _kb(request).ingestor.delete(tenant, [candidate_id]):
-        raise NotFound(f"No candidate with id '{candidate_id}'.")
+async def delete_candidate(candidate_id: CandidateId, service: Service, tenant: Tenant) -> Response:
+    await service.delete_candidate(tenant, candidate_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -273,7 +249,7 @@ def _decode_cursor(cursor: str) -> str:
         padded = cursor + "=" * (-len(cursor) % 4)
         return str(json.loads(base64.urlsafe_b64decode(padded))["after"])
     except (binascii.Error, ValueError, KeyError, TypeError) as exc:
-        raise BadRequest("cursor is not valid; pass the next_cursor of the previous page") from exc
+        raise MalformedRequest("cursor is not valid; pass the next_cursor of the previous page") from exc
 
 
 @router.get(
@@ -285,7 +261,7 @@ def _decode_cursor(cursor: str) -> str:
     tags=["candidates"],
 )
 async def list_candidates(
-    request: Request,
+    service: Service,
     tenant: Tenant,
     limit: Annotated[
         int, Query(ge=1, le=500, description="Page size (1-500).", examples=[50])
@@ -299,10 +275,10 @@ async def list_candidates(
     ] = None,
 ) -> CandidatePage:
     after = _decode_cursor(cursor) if cursor else None
-    records = await _kb(request).store.list(
-        tenant, DocumentType.CV, limit=limit + 1, after_id=after
+    page = await service.list_candidates(tenant, limit, after)
+    last = page.records[-1].id if page.records and page.has_more else None
+    return CandidatePage(
+        data=[CandidateSummary.of(r) for r in page.records],
+        next_cursor=_encode_cursor(last) if last else None,
+        has_more=page.has_more,
     )
-    page = records[:limit]
-    has_more = len(records) > limit
-    return CandidatePage(data=[CandidateSummary.of(r) for r in page],
-                         next_cursor=_encode_cursor(page[-1].id) if has_more else None, has_more=has_more)  # fmt: skip

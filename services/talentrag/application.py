@@ -1,0 +1,241 @@
+"""The application layer: the one seam every adapter calls.
+
+HTTP, MCP, the CLI (and, through HTTP, the OpenWebUI tool) translate their
+arguments into these calls and the results back; the rules live here once:
+which documents are candidates, what a valid id is, the minimum content of a
+document, that a write is read back before it is reported, and which tenant a
+caller may touch. Failures are ``talentrag.errors`` exceptions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+
+from talentrag.config import Settings
+from talentrag.domain import DocumentRecord, DocumentType
+from talentrag.embeddings import Embedder
+from talentrag.errors import InvalidInput, NotFound, PayloadTooLarge, PermissionDenied
+from talentrag.ingestion.analyze import document_id_for
+from talentrag.ingestion.pipeline import (
+    IngestResult,
+    Outcome,
+    ProgressCallback,
+    SourceDocument,
+    expand_paths,
+)
+from talentrag.ingestion.readers import extract_text, require_text
+from talentrag.policy.limits import MAX_FILE_NAME_CHARS, MAX_NAME_CHARS
+from talentrag.runtime import KnowledgeBase, open_knowledge_base
+from talentrag.search import SearchRequest, SearchResponse
+from talentrag.store import StoreSummary
+
+DOCUMENT_ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+MAX_EMBEDDING_INPUTS = 2048
+
+
+def validate_document_id(document_id: str) -> str:
+    """An id an ATS (or a file name) gives a document; ``InvalidInput`` otherwise."""
+    if not DOCUMENT_ID_PATTERN.match(document_id):
+        raise InvalidInput(
+            f"id {document_id!r} is invalid: use 1-128 letters, digits, '.', '_' or '-', "
+            "starting with a letter or digit"
+        )
+    return document_id
+
+
+@dataclass(frozen=True)
+class StoredDocument:
+    """A document as stored after a write; ``created`` is False when replaced or unchanged."""
+
+    record: DocumentRecord
+    created: bool
+
+
+@dataclass(frozen=True)
+class CandidatePage:
+    """One page of candidates ordered by id; ``has_more`` when another page follows."""
+
+    records: list[DocumentRecord]
+    has_more: bool
+
+
+class TalentService:
+    """Search, read, list, ingest and delete, with the rules of the product."""
+
+    def __init__(self, kb: KnowledgeBase):
+        self.kb = kb
+
+    @property
+    def settings(self) -> Settings:
+        return self.kb.settings
+
+    # -- search ---------------------------------------------------------------------
+    async def search(self, request: SearchRequest, tenant: str) -> SearchResponse:
+        """Ranked candidates; a request naming another tenant than the caller's is refused."""
+        if request.tenant and request.tenant != tenant:
+            raise PermissionDenied(f"This API key may not search tenant '{request.tenant}'.")
+        return await self.kb.search.search(request, tenant)
+
+    # -- reads ----------------------------------------------------------------------
+    async def get_document(self, tenant: str, document_id: str) -> DocumentRecord:
+        """Any stored document (CV, job description, company page, job profile)."""
+        record = await self.kb.store.get(tenant, document_id)
+        if record is None:
+            raise NotFound(f"No document with id '{document_id}'.")
+        return record
+
+    async def get_candidate(self, tenant: str, candidate_id: str) -> DocumentRecord:
+        """A candidate: only CV documents are candidates."""
+        record = await self.kb.store.get(tenant, candidate_id)
+        if record is None or not record.is_candidate:
+            raise NotFound(f"No candidate with id '{candidate_id}'.")
+        return record
+
+    async def list_candidates(
+        self, tenant: str, limit: int, after_id: str | None = None
+    ) -> CandidatePage:
+        """Candidates ordered by id, starting after ``after_id``."""
+        records = await self.kb.store.list_documents(
+            tenant, DocumentType.CV, limit=limit + 1, after_id=after_id
+        )
+        return CandidatePage(records=records[:limit], has_more=len(records) > limit)
+
+    async def summary(self, tenant: str) -> StoreSummary:
+        """Counts, levels, top skills and unfinished writes of a tenant."""
+        return await self.kb.store.summary(tenant)
+
+    async def load(self, tenant: str) -> None:
+        """Load the tenant's embedded graph now rather than on its first query."""
+        await self.kb.graph.rag(tenant)
+
+    async def ready(self, tenant: str) -> None:
+        """Raise ``Unavailable`` when LightRAG cannot serve the tenant's queries."""
+        await self.kb.gateway.ready(tenant)
+
+    # -- writes ---------------------------------------------------------------------
+    async def ingest_text(
+        self,
+        tenant: str,
+        *,
+        text: str,
+        document_id: str,
+        document_type: DocumentType = DocumentType.CV,
+        source_file: str | None = None,
+        name: str | None = None,
+    ) -> StoredDocument:
+        """Create or replace one document from its text; durable when it returns."""
+        validate_document_id(document_id)
+        self._check_size(len(text.encode("utf-8", errors="replace")))
+        require_text(text)
+        if name is not None and len(name) > MAX_NAME_CHARS:
+            raise InvalidInput(f"name: at most {MAX_NAME_CHARS} characters")
+        if source_file is not None and len(source_file) > MAX_FILE_NAME_CHARS:
+            raise InvalidInput(f"source_file: at most {MAX_FILE_NAME_CHARS} characters")
+        source = SourceDocument(
+            text=text,
+            document_id=document_id,
+            source_file=source_file or f"{document_id}.txt",
+            document_type=document_type,
+            name=name,
+        )
+        return await self._ingest_one(tenant, source)
+
+    async def ingest_file(
+        self,
+        tenant: str,
+        *,
+        data: bytes,
+        filename: str,
+        document_type: DocumentType = DocumentType.CV,
+        document_id: str | None = None,
+    ) -> StoredDocument:
+        """Create or replace one document from a file's bytes (txt, md, pdf, docx)."""
+        self._check_size(len(data))
+        basename = Path(filename or "upload.txt").name
+        document_id = validate_document_id(document_id or document_id_for(Path(basename)))
+        text = extract_text(data, basename, self.settings.max_upload_bytes)
+        source = SourceDocument(
+            text=text, document_id=document_id, source_file=basename, document_type=document_type
+        )
+        return await self._ingest_one(tenant, source)
+
+    async def ingest_paths(
+        self,
+        tenant: str,
+        paths: Sequence[Path],
+        document_type: DocumentType = DocumentType.CV,
+        progress: ProgressCallback | None = None,
+    ) -> list[IngestResult]:
+        """Files and folders; a bad file is reported in its result and never stops the batch."""
+        missing = [str(p) for p in paths if not p.exists()]
+        if missing:
+            raise InvalidInput(f"no such file or folder: {', '.join(missing)}")
+        return await self.kb.ingestor.ingest_paths(list(paths), tenant, document_type, progress)
+
+    async def delete(self, tenant: str, document_ids: Sequence[str]) -> list[str]:
+        """Remove documents of any type from both stores; returns the ids that existed."""
+        return await self.kb.ingestor.delete(tenant, list(document_ids))
+
+    async def delete_candidate(self, tenant: str, candidate_id: str) -> None:
+        """Remove one candidate; ``NotFound`` when there is no such candidate."""
+        await self.get_candidate(tenant, candidate_id)
+        if not await self.kb.ingestor.delete(tenant, [candidate_id]):
+            raise NotFound(f"No candidate with id '{candidate_id}'.")
+
+    # -- embeddings -----------------------------------------------------------------
+    @property
+    def embedder(self) -> Embedder:
+        return self.kb.embedder
+
+    async def embed(self, texts: list[str]) -> np.ndarray:
+        """Vectors of the configured model, for a LightRAG Server that embeds queries."""
+        if not 1 <= len(texts) <= MAX_EMBEDDING_INPUTS:
+            raise InvalidInput(f"input needs 1 to {MAX_EMBEDDING_INPUTS} texts, got {len(texts)}")
+        return await self.kb.embedder.embed(texts)
+
+    # -- the server's exclusive hold ------------------------------------------------------
+    async def hold_writer(self) -> None:
+        """Make this process the data directory's only writer (``talentrag serve``)."""
+        await self.kb.ingestor.writer_lock.hold()
+
+    def release_writer(self) -> None:
+        self.kb.ingestor.writer_lock.release()
+
+    # -- internals ------------------------------------------------------------------
+    def _check_size(self, size: int) -> None:
+        limit = self.settings.max_upload_bytes
+        if size > limit:
+            raise PayloadTooLarge(f"the document is {size} bytes; the limit is {limit} bytes")
+
+    async def _ingest_one(self, tenant: str, source: SourceDocument) -> StoredDocument:
+        (result,) = await self.kb.ingestor.ingest_documents(tenant, [source])
+        record = await self.kb.store.get(tenant, source.document_id)
+        if record is None:  # cannot happen after a successful write; never report it as done
+            raise RuntimeError(f"document {source.document_id!r} was written but cannot be read")
+        return StoredDocument(record=record, created=result.outcome is Outcome.INGESTED)
+
+
+@asynccontextmanager
+async def open_service(
+    settings: Settings, *, as_of: date | None = None, embedder: Embedder | None = None
+) -> AsyncIterator[TalentService]:
+    """The application over an opened knowledge base, closed on exit."""
+    async with open_knowledge_base(settings, as_of=as_of, embedder=embedder) as kb:
+        yield TalentService(kb)
+
+
+__all__ = [
+    "CandidatePage",
+    "StoredDocument",
+    "TalentService",
+    "expand_paths",
+    "open_service",
+    "validate_document_id",
+]

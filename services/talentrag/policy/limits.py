@@ -1,0 +1,24 @@
+"""Sizes the service accepts and returns, for every adapter alike."""
+
+from __future__ import annotations
+
+MIN_TEXT_CHARS = 20
+"""A document needs this many non-blank characters to be worth indexing."""
+
+DEFAULT_MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
+"""Default of ``Settings.max_upload_bytes``: the largest file or text accepted."""
+
+MAX_EVIDENCE = 3
+"""Evidence passages kept per held skill, and shown per search result."""
+
+MAX_TOP_K = 50
+"""Most candidates one search returns."""
+
+MAX_SKILLS = 20
+"""Most required (and, separately, preferred) skills in one search."""
+
+MAX_SKILL_CHARS = 100
+"""Longest accepted skill string."""
+
+MAX_NAME_CHARS = 200
+MAX_FILE_NAME_CHARS = 255
