@@ -31,6 +31,8 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check services tests
+	$(VENV)/bin/ruff format --check services tests
+	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -q
 
 # The real LightRAG Server (lightrag-hku[api], ~770 MB) in its own venv, kept out of ours.
@@ -66,6 +68,7 @@ bench-prepare: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check services tests
 	$(VENV)/bin/ruff format --check services tests
+	$(VENV)/bin/mypy
 
 # Regenerates the committed sample corpus (deterministic for the seed); showcase/ is hand-written.
 sample-data: $(STAMP)

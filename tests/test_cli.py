@@ -55,8 +55,13 @@ def test_candidates_json_lists_profiles_with_source_files(loaded: Path):
     ]
     assert all(p["source_file"] for p in profiles)
     levels = {p["id"]: p["level"] for p in profiles}
-    assert levels == {"jane-doe": "senior", "lena-fischer": "junior", "maria-santos": "senior",
-                      "omar-haddad": "senior", "tom-baker": "junior"}  # fmt: skip
+    assert levels == {
+        "jane-doe": "senior",
+        "lena-fischer": "junior",
+        "maria-santos": "senior",
+        "omar-haddad": "senior",
+        "tom-baker": "junior",
+    }
 
 
 def test_candidate_shows_skills_evidence_and_level(loaded: Path):

@@ -109,22 +109,72 @@ class DocumentRecord(BaseModel):
     """The system-of-record entry for one ingested document (a candidate when type is cv)."""
 
     model_config = ConfigDict(
-        json_schema_extra={"examples": [{
-            "id": "jane-doe", "tenant": "default", "document_type": "cv", "name": "Jane Doe",
-            "source_file": "jane-doe.md", "content_hash": "ae27d947...", "level": "senior", "level_source": "years",
-            "years": 9.89, "field": "technology",
-            "skills": [{"skill": "Kubernetes", "category": "cloud_devops", "kind": "alias", "confidence": 0.95,
-                        "surface": "K8s", "mentions": 1,
-                        "evidence": [{"text": "K8s, Docker, AWS, Prometheus, Grafana", "source_file": "jane-doe.md",
-                                      "start": 513, "end": 550, "skill": "Kubernetes"}]}],
-            "rejected": [{"skill": "Java", "reason": "negated",
-                          "evidence": {"text": "No commercial experience with Java.", "source_file": "jane-doe.md",
-                                       "start": 95, "end": 130, "skill": "Java"}}],
-            "roles": [{"title": "Senior DevOps Engineer", "start": "2019-01-01", "end": "2026-11-01", "years": 7.83,
-                       "field": "technology"}],
-            "chunks": [{"chunk_id": "chunk-4b49488a6f6faf1b4f4cfa9a49b8f406", "start": 0, "end": 50, "order": 0}],
-        }]}
-    )  # fmt: skip
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "jane-doe",
+                    "tenant": "default",
+                    "document_type": "cv",
+                    "name": "Jane Doe",
+                    "source_file": "jane-doe.md",
+                    "content_hash": "ae27d947...",
+                    "level": "senior",
+                    "level_source": "years",
+                    "years": 9.89,
+                    "field": "technology",
+                    "skills": [
+                        {
+                            "skill": "Kubernetes",
+                            "category": "cloud_devops",
+                            "kind": "alias",
+                            "confidence": 0.95,
+                            "surface": "K8s",
+                            "mentions": 1,
+                            "evidence": [
+                                {
+                                    "text": "K8s, Docker, AWS, Prometheus, Grafana",
+                                    "source_file": "jane-doe.md",
+                                    "start": 513,
+                                    "end": 550,
+                                    "skill": "Kubernetes",
+                                }
+                            ],
+                        }
+                    ],
+                    "rejected": [
+                        {
+                            "skill": "Java",
+                            "reason": "negated",
+                            "evidence": {
+                                "text": "No commercial experience with Java.",
+                                "source_file": "jane-doe.md",
+                                "start": 95,
+                                "end": 130,
+                                "skill": "Java",
+                            },
+                        }
+                    ],
+                    "roles": [
+                        {
+                            "title": "Senior DevOps Engineer",
+                            "start": "2019-01-01",
+                            "end": "2026-11-01",
+                            "years": 7.83,
+                            "field": "technology",
+                        }
+                    ],
+                    "chunks": [
+                        {
+                            "chunk_id": "chunk-4b49488a6f6faf1b4f4cfa9a49b8f406",
+                            "start": 0,
+                            "end": 50,
+                            "order": 0,
+                        }
+                    ],
+                }
+            ]
+        }
+    )
 
     id: str
     tenant: str = "default"

@@ -30,9 +30,21 @@ def running_server(data_dir: Path, env: dict[str, str] | None = None) -> Iterato
     port = free_port()
     environment = os.environ | {"TALENTRAG_EMBEDDER": "hashing"} | (env or {})
     process = subprocess.Popen(
-        [sys.executable, "-m", "talentrag.cli", "serve", "--port", str(port), "--data-dir", str(data_dir)],
-        env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "talentrag.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--data-dir",
+            str(data_dir),
+        ],
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60

@@ -127,7 +127,13 @@ def test_upsert_get_list_delete(server: str):
             "JSON",
         ),
         ("put", "/v1/candidates/ok-id", {"json": {"text": "short"}}, 422, "text"),
-        ("put", "/v1/candidates/bad%20id", {"json": {"text": "x" * 30}}, 422, "is invalid: use 1-128 letters"),
+        (
+            "put",
+            "/v1/candidates/bad%20id",
+            {"json": {"text": "x" * 30}},
+            422,
+            "is invalid: use 1-128 letters",
+        ),
         ("post", "/v1/documents", {"files": {"file": ("sheet.xlsx", b"PK..")}}, 415, "unsupported"),
         ("post", "/v1/documents", {"files": {"file": ("empty.txt", b"")}}, 422, "no text"),
         ("post", "/v1/documents", {"files": {"file": ("bin.txt", b"\x00\x01\x02")}}, 422, "binary"),
@@ -279,8 +285,11 @@ def test_auth_errors(keyed_server: str):
 def test_lightrag_down_in_remote_mode_is_503_with_retry_after(tmp_path: Path):
     from tests.adapters.conftest import free_port
 
-    env = {"TALENTRAG_LIGHTRAG_MODE": "remote", "TALENTRAG_LIGHTRAG_URL": f"http://127.0.0.1:{free_port()}",
-           "TALENTRAG_LIGHTRAG_RETRIES": "1"}  # fmt: skip
+    env = {
+        "TALENTRAG_LIGHTRAG_MODE": "remote",
+        "TALENTRAG_LIGHTRAG_URL": f"http://127.0.0.1:{free_port()}",
+        "TALENTRAG_LIGHTRAG_RETRIES": "1",
+    }
     with running_server(tmp_path / "kb", env) as url:
         response = httpx.post(
             f"{url}/v1/candidates/search", json={"required_skills": ["Python"]}, timeout=60
@@ -314,7 +323,21 @@ def test_the_server_is_the_only_writer_of_its_data_directory(tmp_path: Path):
             and "POST /v1/documents" in result.stderr
             and "Traceback" not in result.stderr
         )
-        second = subprocess.run([sys.executable, "-m", "talentrag.cli", "serve", "--port", "1", "--data-dir", str(data_dir)],
-                                capture_output=True, text=True, timeout=60, env=os.environ | env)  # fmt: skip
+        second = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "talentrag.cli",
+                "serve",
+                "--port",
+                "1",
+                "--data-dir",
+                str(data_dir),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=os.environ | env,
+        )
         assert second.returncode == 2 and "writing to" in second.stderr
         assert httpx.get(f"{url}/v1/candidates").json()["data"] == []

@@ -25,8 +25,22 @@ def loaded_dir(tmp_path_factory) -> Path:
     data_dir = tmp_path_factory.mktemp("mcp") / "kb"
     cvs = [str(p) for p in FIXTURES.iterdir() if not p.name.startswith("jd-")]
     env = os.environ | {"TALENTRAG_EMBEDDER": "hashing"}
-    subprocess.run([sys.executable, "-m", "talentrag.cli", "ingest", *cvs, "--data-dir", str(data_dir), "--quiet"],
-                   check=True, env=env, capture_output=True, timeout=120)  # fmt: skip
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "talentrag.cli",
+            "ingest",
+            *cvs,
+            "--data-dir",
+            str(data_dir),
+            "--quiet",
+        ],
+        check=True,
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
     return data_dir
 
 
@@ -73,9 +87,10 @@ async def _exercise(session: ClientSession) -> None:
 
 async def test_stdio(loaded_dir: Path):
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "talentrag.cli", "mcp", "--data-dir", str(loaded_dir)],
+        command=sys.executable,
+        args=["-m", "talentrag.cli", "mcp", "--data-dir", str(loaded_dir)],
         env=dict(os.environ) | {"TALENTRAG_EMBEDDER": "hashing"},
-    )  # fmt: skip
+    )
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await _exercise(session)
         added = await session.call_tool(

@@ -22,9 +22,17 @@ from tests.adapters.conftest import free_port
 TOOL_FILE = Path(__file__).parents[2] / "services" / "talentrag" / "adapters" / "openwebui_tool.py"
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "corpus"
 OPENWEBUI = "open-webui==0.12.4"
-SPEC_FUNCTIONS = ["parse_description", "parse_docstring", "convert_function_to_pydantic_model", "clean_properties",
-                  "clean_openai_tool_schema", "get_functions_from_tool", "get_tool_specs", "resolve_schema",
-                  "convert_openapi_to_tool_payload"]  # fmt: skip
+SPEC_FUNCTIONS = [
+    "parse_description",
+    "parse_docstring",
+    "convert_function_to_pydantic_model",
+    "clean_properties",
+    "clean_openai_tool_schema",
+    "get_functions_from_tool",
+    "get_tool_specs",
+    "resolve_schema",
+    "convert_openapi_to_tool_payload",
+]
 
 
 def load_tool() -> ModuleType:
@@ -85,8 +93,11 @@ def openwebui_spec_functions(tmp_path_factory) -> dict[str, Any]:
     """OpenWebUI's own get_tool_specs and helpers, lifted from its wheel (its import chain
     needs a database and ~90 packages; these functions need only pydantic and langchain-core)."""
     folder = tmp_path_factory.mktemp("openwebui")
-    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", OPENWEBUI, "-d", str(folder)],
-                   check=True, timeout=600)  # fmt: skip
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--no-deps", "-q", OPENWEBUI, "-d", str(folder)],
+        check=True,
+        timeout=600,
+    )
     (wheel,) = folder.glob("open_webui-*.whl")
     source = zipfile.ZipFile(wheel).read("open_webui/utils/tools.py").decode()
     tree = ast.parse(source)
@@ -96,17 +107,30 @@ def openwebui_spec_functions(tmp_path_factory) -> dict[str, Any]:
         if isinstance(node, ast.FunctionDef) and node.name in SPEC_FUNCTIONS
     ]
     assert {n.name for n in wanted} == set(SPEC_FUNCTIONS), "open-webui changed its spec functions"
-    constants = [node for node in tree.body if isinstance(node, ast.Assign)
-                 and any(getattr(t, "id", "") == "OPENAPI_HTTP_METHODS" for t in node.targets)]  # fmt: skip
+    constants = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and any(getattr(t, "id", "") == "OPENAPI_HTTP_METHODS" for t in node.targets)
+    ]
     wanted = constants + wanted
     for node in wanted:
         node.decorator_list = []
     from langchain_core.utils.function_calling import convert_to_openai_function
 
-    namespace: dict[str, Any] = {"__name__": "open_webui.utils.tools", "re": re, "inspect": inspect, "copy": __import__("copy"), "Any": Any,
-                                 "get_type_hints": get_type_hints, "BaseModel": BaseModel, "Field": Field,
-                                 "create_model": create_model, "Callable": Any,
-                                 "convert_pydantic_model_to_openai_function_spec": convert_to_openai_function}  # fmt: skip
+    namespace: dict[str, Any] = {
+        "__name__": "open_webui.utils.tools",
+        "re": re,
+        "inspect": inspect,
+        "copy": __import__("copy"),
+        "Any": Any,
+        "get_type_hints": get_type_hints,
+        "BaseModel": BaseModel,
+        "Field": Field,
+        "create_model": create_model,
+        "Callable": Any,
+        "convert_pydantic_model_to_openai_function_spec": convert_to_openai_function,
+    }
     exec(
         compile(ast.Module(body=wanted, type_ignores=[]), "open_webui/utils/tools.py", "exec"),
         namespace,

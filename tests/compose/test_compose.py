@@ -38,10 +38,15 @@ def _interpolate(text: str, env: dict[str, str]) -> str:
 
 def test_compose_file_follows_the_compose_specification():
     result = subprocess.run(
-        [str(Path(sys.executable).parent / "check-jsonschema"), "--builtin-schema", "vendor.compose-spec",
-         str(COMPOSE / "docker-compose.yml")],
-        capture_output=True, text=True,
-    )  # fmt: skip
+        [
+            str(Path(sys.executable).parent / "check-jsonschema"),
+            "--builtin-schema",
+            "vendor.compose-spec",
+            str(COMPOSE / "docker-compose.yml"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 

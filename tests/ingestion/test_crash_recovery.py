@@ -35,8 +35,18 @@ def _corpus(folder: Path) -> int:
 
 
 def _ingest_command(corpus: Path, data_dir: Path) -> list[str]:
-    return [sys.executable, "-m", "talentrag.cli", "ingest", str(corpus), "--data-dir", str(data_dir),
-            "--quiet", "--as-of", AS_OF.isoformat()]  # fmt: skip
+    return [
+        sys.executable,
+        "-m",
+        "talentrag.cli",
+        "ingest",
+        str(corpus),
+        "--data-dir",
+        str(data_dir),
+        "--quiet",
+        "--as-of",
+        AS_OF.isoformat(),
+    ]
 
 
 def _status_counts(db: Path) -> dict[str, int]:
@@ -72,9 +82,7 @@ async def _assert_consistent(settings: Settings, expect_all: int | None = None) 
         for record in records:
             node = document_node(DocumentType.CV, record.id)
             edges = {t if s == node else s for s, t in await graph.get_node_edges(node) or []}
-            assert edges == set(record.skill_names()) | {level_node(record.level.value)}, (
-                record.id
-            )
+            assert edges == set(record.skill_names()) | {level_node(record.level.value)}, record.id
             chunks = [await rag.text_chunks.get_by_id(c.chunk_id) for c in record.chunks]
             assert all(chunks), record.id
         if expect_all is not None:

@@ -142,7 +142,9 @@ async def test_job_descriptions_are_stored_but_never_candidates(kb: KnowledgeBas
     assert "jd-platform-engineer" not in {r.id for r in await kb.store.list_documents("default")}
     documents = await kb.store.list_documents("default", document_type=None)
     assert "jd-platform-engineer" in {r.id for r in documents}
-    assert "jd-platform-engineer" not in await kb.store.profiles("default", ["jd-platform-engineer"])
+    assert "jd-platform-engineer" not in await kb.store.profiles(
+        "default", ["jd-platform-engineer"]
+    )
     rag = await kb.graph.rag("default")
     node = await rag.chunk_entity_relation_graph.get_node(
         document_node(DocumentType.JOB_DESCRIPTION, "jd-platform-engineer")

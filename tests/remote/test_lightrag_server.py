@@ -69,8 +69,18 @@ def data_dir(tmp_path_factory) -> Path:
     for path in FIXTURES.glob("*"):
         if not path.name.startswith("jd-"):
             shutil.copy(path, corpus / path.name)
-    command = [sys.executable, "-m", "talentrag.cli", "ingest", str(corpus), "--data-dir", str(folder / "kb"),
-               "--quiet", "--as-of", AS_OF.isoformat()]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "talentrag.cli",
+        "ingest",
+        str(corpus),
+        "--data-dir",
+        str(folder / "kb"),
+        "--quiet",
+        "--as-of",
+        AS_OF.isoformat(),
+    ]
     subprocess.run(command, check=True, capture_output=True, timeout=300)
     return folder / "kb"
 
@@ -81,20 +91,42 @@ def servers(data_dir: Path, tmp_path_factory) -> Iterator[str]:
         pytest.fail("set TALENTRAG_LIGHTRAG_SERVER_PYTHON (make test-remote does)")
     embed_port, rag_port = _free_port(), _free_port()
     embeddings = subprocess.Popen(
-        [sys.executable, "-m", "talentrag.cli", "serve", "--port", str(embed_port), "--data-dir", str(data_dir)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "talentrag.cli",
+            "serve",
+            "--port",
+            str(embed_port),
+            "--data-dir",
+            str(data_dir),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     env = os.environ | {
-        "WORKING_DIR": str(data_dir / "lightrag"), "WORKSPACE": "default", "HOST": "127.0.0.1", "PORT": str(rag_port),
-        "EMBEDDING_BINDING": "openai", "EMBEDDING_BINDING_HOST": f"http://127.0.0.1:{embed_port}/v1",
-        "EMBEDDING_MODEL": "all-MiniLM-L6-v2-int8", "EMBEDDING_DIM": "384", "EMBEDDING_BINDING_API_KEY": "unused",
-        "LLM_BINDING": "openai", "LLM_BINDING_HOST": "http://127.0.0.1:9/v1", "LLM_MODEL": "none",
-        "LLM_BINDING_API_KEY": "unused", "LIGHTRAG_API_KEY": API_KEY,
-    }  # fmt: skip
+        "WORKING_DIR": str(data_dir / "lightrag"),
+        "WORKSPACE": "default",
+        "HOST": "127.0.0.1",
+        "PORT": str(rag_port),
+        "EMBEDDING_BINDING": "openai",
+        "EMBEDDING_BINDING_HOST": f"http://127.0.0.1:{embed_port}/v1",
+        "EMBEDDING_MODEL": "all-MiniLM-L6-v2-int8",
+        "EMBEDDING_DIM": "384",
+        "EMBEDDING_BINDING_API_KEY": "unused",
+        "LLM_BINDING": "openai",
+        "LLM_BINDING_HOST": "http://127.0.0.1:9/v1",
+        "LLM_MODEL": "none",
+        "LLM_BINDING_API_KEY": "unused",
+        "LIGHTRAG_API_KEY": API_KEY,
+    }
     server = subprocess.Popen(
         [SERVER_PYTHON, str(Path(__file__).with_name("offline_lightrag_server.py"))],
-        cwd=tmp_path_factory.mktemp("server"), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        cwd=tmp_path_factory.mktemp("server"),
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         _wait_healthy(f"http://127.0.0.1:{embed_port}", embeddings)
         _wait_healthy(f"http://127.0.0.1:{rag_port}", server)

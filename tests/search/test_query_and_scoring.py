@@ -71,8 +71,17 @@ def _record(skills: dict[str, tuple[MatchKind, float]], cid: str = "c1") -> Cand
 
 async def test_scoring_formula(normalizer: SkillNormalizer):
     skills = await _resolve(normalizer, ["Kubernetes", "Python"], ["AWS", "Terraform"])
-    full = match_candidate(_record({"Kubernetes": (MatchKind.EXACT, 1.0), "Python": (MatchKind.EXACT, 1.0),
-                                    "AWS": (MatchKind.EXACT, 1.0), "Terraform": (MatchKind.ALIAS, 0.95)}), skills)  # fmt: skip
+    full = match_candidate(
+        _record(
+            {
+                "Kubernetes": (MatchKind.EXACT, 1.0),
+                "Python": (MatchKind.EXACT, 1.0),
+                "AWS": (MatchKind.EXACT, 1.0),
+                "Terraform": (MatchKind.ALIAS, 0.95),
+            }
+        ),
+        skills,
+    )
     assert full.score == pytest.approx(0.8 * 1.0 + 0.2 * (1.0 + 0.95) / 2)
     partial = match_candidate(
         _record(

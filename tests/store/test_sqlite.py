@@ -11,10 +11,26 @@ from talentrag.store import RowStatus, SQLiteCandidateStore
 
 def _record(cid: str, document_type: DocumentType = DocumentType.CV) -> DocumentRecord:
     evidence = Evidence(text="Python and Go", source_file=f"{cid}.txt", start=0, end=13)
-    skills = [HeldSkill(skill="Python", category="software", kind=MatchKind.EXACT, confidence=1.0, surface="Python",
-                        mentions=3, evidence=[evidence])]  # fmt: skip
-    return DocumentRecord(id=cid, name=cid, source_file=f"{cid}.txt", content_hash="h", level="mid",
-                          document_type=document_type, skills=skills)  # fmt: skip
+    skills = [
+        HeldSkill(
+            skill="Python",
+            category="software",
+            kind=MatchKind.EXACT,
+            confidence=1.0,
+            surface="Python",
+            mentions=3,
+            evidence=[evidence],
+        )
+    ]
+    return DocumentRecord(
+        id=cid,
+        name=cid,
+        source_file=f"{cid}.txt",
+        content_hash="h",
+        level="mid",
+        document_type=document_type,
+        skills=skills,
+    )
 
 
 async def test_pending_rows_are_invisible_until_finished(tmp_path: Path):
@@ -38,8 +54,10 @@ async def test_pending_rows_are_invisible_until_finished(tmp_path: Path):
 async def test_a_store_from_before_the_mentions_column_opens(tmp_path: Path):
     path = tmp_path / "db.sqlite3"
     with sqlite3.connect(path) as db:
-        db.execute("CREATE TABLE document_skills (tenant TEXT NOT NULL, id TEXT NOT NULL, skill TEXT NOT NULL, "
-                   "kind TEXT NOT NULL, confidence REAL NOT NULL, PRIMARY KEY (tenant, id, skill))")  # fmt: skip
+        db.execute(
+            "CREATE TABLE document_skills (tenant TEXT NOT NULL, id TEXT NOT NULL, skill TEXT NOT NULL, "
+            "kind TEXT NOT NULL, confidence REAL NOT NULL, PRIMARY KEY (tenant, id, skill))"
+        )
     store = SQLiteCandidateStore(path)
     await store.open()
     await store.stage("t", [(_record("a"), "text")])

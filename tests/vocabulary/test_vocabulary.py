@@ -26,13 +26,27 @@ def test_vocabulary_is_large_and_covers_tech_and_other_professions(vocabulary: V
 @pytest.mark.parametrize(
     ("spelling", "skill"),
     [
-        ("K8s", "Kubernetes"), ("k8s", "Kubernetes"), ("kube", "Kubernetes"), ("Postgres", "PostgreSQL"),
-        ("psql", "PostgreSQL"), ("GCP", "Google Cloud Platform"), ("JS", "JavaScript"), ("ES6", "JavaScript"),
-        ("TS", "TypeScript"), ("Golang", "Go"), ("RoR", "Ruby on Rails"), ("sklearn", "scikit-learn"),
-        ("TF", "TensorFlow"), ("ML", "Machine Learning"), ("CI/CD", "CI/CD"), ("IaC", "Infrastructure as Code"),
-        ("EKS", "Amazon EKS"), ("GKE", "Google Kubernetes Engine"), ("Helm charts", "Helm"),
+        ("K8s", "Kubernetes"),
+        ("k8s", "Kubernetes"),
+        ("kube", "Kubernetes"),
+        ("Postgres", "PostgreSQL"),
+        ("psql", "PostgreSQL"),
+        ("GCP", "Google Cloud Platform"),
+        ("JS", "JavaScript"),
+        ("ES6", "JavaScript"),
+        ("TS", "TypeScript"),
+        ("Golang", "Go"),
+        ("RoR", "Ruby on Rails"),
+        ("sklearn", "scikit-learn"),
+        ("TF", "TensorFlow"),
+        ("ML", "Machine Learning"),
+        ("CI/CD", "CI/CD"),
+        ("IaC", "Infrastructure as Code"),
+        ("EKS", "Amazon EKS"),
+        ("GKE", "Google Kubernetes Engine"),
+        ("Helm charts", "Helm"),
     ],
-)  # fmt: skip
+)
 def test_aliases(vocabulary: Vocabulary, spelling: str, skill: str):
     from talentrag.vocabulary.tokens import token_key
 

@@ -19,7 +19,7 @@ from pydantic import Field, ValidationError
 
 from talentrag.adapters.auth import tenant_for
 from talentrag.application import TalentService
-from talentrag.domain import DocumentRecord
+from talentrag.domain import DocumentRecord, ExperienceLevel
 from talentrag.errors import InvalidInput, TalentragError
 from talentrag.policy.levels import BANDS_TEXT
 from talentrag.policy.limits import MAX_TOP_K, MIN_TEXT_CHARS
@@ -110,7 +110,9 @@ def build_mcp_server(service_of: Callable[[], TalentService]) -> MCPServer:
                 request = SearchRequest(
                     required_skills=required_skills,
                     preferred_skills=preferred_skills,
-                    experience_level=experience_level,
+                    experience_level=ExperienceLevel(experience_level)
+                    if experience_level
+                    else None,
                     top_k=top_k,
                 )
             except ValidationError as exc:
@@ -143,7 +145,10 @@ def build_mcp_server(service_of: Callable[[], TalentService]) -> MCPServer:
         description="Add a CV as plain text, or replace the candidate with the same id. "
         'Example: {"text": "Jane Doe\\nSenior DevOps engineer since 2016: Kubernetes, AWS", "candidate_id": "jane-doe"}.',
         annotations=ToolAnnotations(
-            read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+            read_only_hint=False,
+            destructive_hint=False,
+            idempotent_hint=True,
+            open_world_hint=False,
         ),
     )
     async def ingest_cv(

@@ -41,14 +41,14 @@ class Tools:
         preferred_skills: list[str] | None = None,
         experience_level: str | None = None,
         top_k: int | None = None,
-        __event_emitter__: Callable[[dict], Awaitable[None]] | None = None,
+        __event_emitter__: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
     ) -> str:
         """
         Find candidates who have the required skills, ranked by match, with the skills they miss and CV evidence.
         Use it for questions like "who has Kubernetes and AWS, senior, Terraform a plus?".
         :param required_skills: Skills every candidate must have, e.g. ["Kubernetes", "AWS"]. Aliases such as "K8s" work.
         :param preferred_skills: Nice-to-have skills that rank holders higher, e.g. ["Terraform"]. Optional.
-        :param experience_level: One of junior (under 3 years), mid (3-6) or senior (over 6). Leave empty for any level.
+                :param experience_level: One of junior, mid or senior (the service decides levels from years in the field). Leave empty for any level.
         :param top_k: How many candidates to return, 1 to 50. Leave empty for the default.
         """
         await _status(__event_emitter__, "Searching candidates in talentrag...", done=False)
@@ -86,6 +86,8 @@ class Tools:
                 if response.status >= 400:
                     detail = payload.get("detail") if isinstance(payload, dict) else None
                     raise TalentragError(f"{response.status}: {detail or 'request failed'}")
+                if not isinstance(payload, dict):
+                    raise TalentragError("the service sent an answer that is not a JSON object")
                 return payload
         except (aiohttp.ClientError, TimeoutError) as exc:
             raise TalentragError(
@@ -100,7 +102,7 @@ class TalentragError(Exception):
 
 
 async def _status(
-    emitter: Callable[[dict], Awaitable[None]] | None, description: str, *, done: bool
+    emitter: Callable[[dict[str, Any]], Awaitable[None]] | None, description: str, *, done: bool
 ) -> None:
     if emitter is not None:
         await emitter({"type": "status", "data": {"description": description, "done": done}})

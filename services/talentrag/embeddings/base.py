@@ -31,4 +31,5 @@ class Embedder(ABC):
 def l2_normalise(vectors: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return (vectors / norms).astype(np.float32)
+    normalised: np.ndarray = (vectors / norms).astype(np.float32)
+    return normalised

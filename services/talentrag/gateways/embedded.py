@@ -58,7 +58,8 @@ class _FourByteTokenizer:
     def encode(self, content: str) -> list[int]:
         data = content.encode("utf-8")
         data += b"\0" * (-len(data) % 4)
-        return np.frombuffer(data, dtype="<u4").tolist()
+        tokens: list[int] = np.frombuffer(data, dtype="<u4").tolist()
+        return tokens
 
     def decode(self, tokens: list[int]) -> str:
         data = np.asarray(tokens, dtype="<u4").tobytes()

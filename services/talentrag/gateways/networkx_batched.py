@@ -10,14 +10,16 @@ so a data directory works with either class (and with a LightRAG Server).
 
 from __future__ import annotations
 
+from typing import Any
+
 from lightrag.kg import STORAGE_ENV_REQUIREMENTS, STORAGE_IMPLEMENTATIONS, STORAGES
 from lightrag.kg.networkx_impl import NetworkXStorage
 
 NAME = "BatchedNetworkXStorage"
 
 
-class BatchedNetworkXStorage(NetworkXStorage):
-    async def get_nodes_batch(self, node_ids: list[str]) -> dict[str, dict]:
+class BatchedNetworkXStorage(NetworkXStorage):  # type: ignore[misc]  # LightRAG is untyped
+    async def get_nodes_batch(self, node_ids: list[str]) -> dict[str, dict[str, Any]]:
         nodes = (await self._get_graph()).nodes
         return {n: dict(nodes[n]) for n in node_ids if n in nodes}
 
@@ -36,7 +38,9 @@ class BatchedNetworkXStorage(NetworkXStorage):
 
         return {(s, t): degree(s) + degree(t) for s, t in edge_pairs}
 
-    async def get_edges_batch(self, pairs: list[dict[str, str]]) -> dict[tuple[str, str], dict]:
+    async def get_edges_batch(
+        self, pairs: list[dict[str, str]]
+    ) -> dict[tuple[str, str], dict[str, Any]]:
         adjacency = (await self._get_graph()).adj
         found = {}
         for pair in pairs:

@@ -61,7 +61,7 @@ def chunk_text(text: str, source_file: str) -> list[Chunk]:
                 end = cut + 1 if cut != -1 else end
             spans.append((start, end))
             start = end
-    chunks = []
+    chunks: list[Chunk] = []
     for start, end in spans:
         body = text[start:end]
         lead = len(body) - len(body.lstrip())

@@ -35,8 +35,18 @@ SECTION_KEYWORDS = {
     "skills": ["skills", "competencies", "tech stack", "toolkit", "expertise"],
     "projects": ["projects"],
     "summary": ["summary", "profile", "about me", "about", "objective", "overview"],
-    "other": ["languages", "interests", "hobbies", "references", "publications", "volunteering", "awards", "personal details", "contact"],
-}  # fmt: skip
+    "other": [
+        "languages",
+        "interests",
+        "hobbies",
+        "references",
+        "publications",
+        "volunteering",
+        "awards",
+        "personal details",
+        "contact",
+    ],
+}
 _KEYWORD_ORDER = [(kind, word) for kind, words in SECTION_KEYWORDS.items() for word in words]
 # A role given by duration only: "(3 years)", "3 years in total: ...", "... | 3 years", "2 yrs".
 _DURATION_ROLE = re.compile(
@@ -125,7 +135,7 @@ def split_sections(text: str) -> list[Section]:
         sections.append(current)
         if found:
             current = Section(found[0], found[1], start, len(text))
-        else:
+        elif inline is not None:
             sections.append(Section(inline, line.split(":", 1)[0].strip(" *_"), start, end))
             current = Section(current.kind, current.heading, end, len(text))
     sections.append(current)

@@ -13,9 +13,19 @@ from dataclasses import dataclass
 from datetime import date
 
 MONTHS = {
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
-    "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
-}  # fmt: skip
+    "jan": 1,
+    "feb": 2,
+    "mar": 3,
+    "apr": 4,
+    "may": 5,
+    "jun": 6,
+    "jul": 7,
+    "aug": 8,
+    "sep": 9,
+    "oct": 10,
+    "nov": 11,
+    "dec": 12,
+}
 _MONTH_NAME = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
@@ -106,14 +116,12 @@ def experience_claims(text: str) -> list[float]:
 
 def union_years(spans: list[tuple[date, date]]) -> float:
     """Length of the union of intervals (overlapping roles count once)."""
-    total_days, current_start, current_end = 0, None, None
+    total_days = 0
+    merged: list[tuple[date, date]] = []
     for start, end in sorted(spans):
-        if current_end is None or start > current_end:
-            if current_end is not None:
-                total_days += (current_end - current_start).days
-            current_start, current_end = start, end
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
         else:
-            current_end = max(current_end, end)
-    if current_end is not None:
-        total_days += (current_end - current_start).days
+            merged.append((start, end))
+    total_days = sum((end - start).days for start, end in merged)
     return total_days / 365.25

@@ -77,27 +77,39 @@ def build_custom_kg(
     node = document_node(record.document_type, record.id)
     kg: dict[str, list[dict[str, Any]]] = {
         "chunks": [
-            {"content": c.content, "source_id": _alias(record, c.order), "file_path": record.source_file,
-             "chunk_order_index": c.order}
+            {
+                "content": c.content,
+                "source_id": _alias(record, c.order),
+                "file_path": record.source_file,
+                "chunk_order_index": c.order,
+            }
             for c in chunks
         ],
         "entities": [
-            {"entity_name": node, "entity_type": document_entity_type(record.document_type),
-             "description": _document_description(record), "source_id": _alias(record, 0),
-             "file_path": record.source_file}
+            {
+                "entity_name": node,
+                "entity_type": document_entity_type(record.document_type),
+                "description": _document_description(record),
+                "source_id": _alias(record, 0),
+                "file_path": record.source_file,
+            }
         ],
         "relationships": [],
-    }  # fmt: skip
+    }
     for held in record.skills:
         edge = _skill_edge(record, held, chunks)
         kg["relationships"].append(edge)
         if held.skill not in existing_nodes:
             existing_nodes.add(held.skill)
             kg["entities"].append(
-                {"entity_name": held.skill, "entity_type": SKILL_TYPE,
-                 "description": vocabulary.describe(held.skill), "source_id": edge["source_id"],
-                 "file_path": record.source_file}
-            )  # fmt: skip
+                {
+                    "entity_name": held.skill,
+                    "entity_type": SKILL_TYPE,
+                    "description": vocabulary.describe(held.skill),
+                    "source_id": edge["source_id"],
+                    "file_path": record.source_file,
+                }
+            )
     if record.is_candidate and record.level:
         level = level_node(record.level.value)
         years = (
@@ -106,17 +118,27 @@ def build_custom_kg(
             else "by title"
         )
         kg["relationships"].append(
-            {"src_id": node, "tgt_id": level, "description": f"{node} is {record.level.value} level ({years}).",
-             "keywords": f"experience level, {record.level.value}", "weight": 1.0,
-             "source_id": _alias(record, 0), "file_path": record.source_file}
-        )  # fmt: skip
+            {
+                "src_id": node,
+                "tgt_id": level,
+                "description": f"{node} is {record.level.value} level ({years}).",
+                "keywords": f"experience level, {record.level.value}",
+                "weight": 1.0,
+                "source_id": _alias(record, 0),
+                "file_path": record.source_file,
+            }
+        )
         if level not in existing_nodes:
             existing_nodes.add(level)
             kg["entities"].append(
-                {"entity_name": level, "entity_type": LEVEL_TYPE,
-                 "description": f"Experience level {record.level.value}; the levels are {BANDS_TEXT}.",
-                 "source_id": _alias(record, 0), "file_path": record.source_file}
-            )  # fmt: skip
+                {
+                    "entity_name": level,
+                    "entity_type": LEVEL_TYPE,
+                    "description": f"Experience level {record.level.value}; the levels are {BANDS_TEXT}.",
+                    "source_id": _alias(record, 0),
+                    "file_path": record.source_file,
+                }
+            )
     return kg
 
 

@@ -74,9 +74,11 @@ def expand_paths(paths: Iterable[Path]) -> list[Path]:
     for path in paths:
         if path.is_dir():
             found += sorted(
-                p for p in path.rglob("*")
-                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            )  # fmt: skip
+                p
+                for p in path.rglob("*")
+                if p.is_file()
+                and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            )
         else:
             found.append(path)
     return found

@@ -42,9 +42,7 @@ def extract_text(data: bytes, filename: str, max_bytes: int = DEFAULT_MAX_DOCUME
     """Plain text of a document's bytes, by its file name's suffix."""
     suffix = Path(filename).suffix.lower()
     if len(data) > max_bytes:
-        raise DocumentError(
-            "too_large", f"document is {len(data)} bytes; the limit is {max_bytes}"
-        )
+        raise DocumentError("too_large", f"document is {len(data)} bytes; the limit is {max_bytes}")
     if suffix in TEXT_SUFFIXES:
         text = _decode_text(data)
     elif suffix == ".pdf":

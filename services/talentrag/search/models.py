@@ -117,10 +117,18 @@ class CandidateResult(BaseModel):
 
 class SearchResponse(BaseModel):
     model_config = ConfigDict(
-        json_schema_extra={"examples": [{"query": "Find candidates with NonexistentSkill123 experience", "candidates": [],
-                                         "total_considered": 0, "processing_time_ms": 12.5,
-                                         "message": NO_MATCH_MESSAGE}]}
-    )  # fmt: skip
+        json_schema_extra={
+            "examples": [
+                {
+                    "query": "Find candidates with NonexistentSkill123 experience",
+                    "candidates": [],
+                    "total_considered": 0,
+                    "processing_time_ms": 12.5,
+                    "message": NO_MATCH_MESSAGE,
+                }
+            ]
+        }
+    )
 
     query: str = Field(description="The natural-language query sent to LightRAG.")
     candidates: list[CandidateResult]

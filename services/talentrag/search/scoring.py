@@ -48,7 +48,7 @@ class CandidateMatch:
     def qualifies(self) -> bool:
         return not any(s.required for s in self.missing)
 
-    def rank_key(self) -> tuple:
+    def rank_key(self) -> tuple[int, float, int, str]:
         return (-self.required_matched, -self.score, -self.evidence_mentions, self.profile.id)
 
     @property

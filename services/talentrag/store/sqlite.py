@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -77,7 +78,7 @@ CREATE INDEX IF NOT EXISTS documents_rank ON documents (tenant, id, status, docu
 """
 
 
-def _record(row: tuple) -> DocumentRecord:
+def _record(row: Sequence[Any]) -> DocumentRecord:
     """A stored record with the row's timestamps (created_at survives updates)."""
     record = DocumentRecord.model_validate_json(row[0])
     return record.model_copy(
@@ -226,12 +227,24 @@ class SQLiteCandidateStore(CandidateStore):
         for record, text in documents:
             stale[record.id] = _stale(old_chunks.get(record.id, []), record)
             record = record.model_copy(update={"tenant": tenant})
-            rows.append((
-                tenant, record.id, record.document_type.value, record.name, record.source_file,
-                record.content_hash, record.level.value if record.level else None, record.years,
-                RowStatus.PENDING.value, json.dumps(stale[record.id]),
-                record.model_dump_json(), text, now, now,
-            ))  # fmt: skip
+            rows.append(
+                (
+                    tenant,
+                    record.id,
+                    record.document_type.value,
+                    record.name,
+                    record.source_file,
+                    record.content_hash,
+                    record.level.value if record.level else None,
+                    record.years,
+                    RowStatus.PENDING.value,
+                    json.dumps(stale[record.id]),
+                    record.model_dump_json(),
+                    text,
+                    now,
+                    now,
+                )
+            )
             skill_rows += [
                 (tenant, record.id, s.skill, s.kind.value, s.confidence, s.mentions)
                 for s in record.skills

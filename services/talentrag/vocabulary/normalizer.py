@@ -102,9 +102,10 @@ class SkillNormalizer:
         )
 
     async def rank_skills(self, text: str, top: int = 5) -> list[tuple[str, float]]:
-        """Skills by best cosine of any of their spellings to ``text``."""
+        """Skills by best cosine of any of their spellings to ``text`` (needs an embedder)."""
+        embedder = self._require_embedder()
         vectors = await self._index()
-        query = (await self._embedder.embed([text]))[0]
+        query = (await embedder.embed([text]))[0]
         scores = vectors @ query
         best: dict[str, float] = {}
         for index in np.argsort(-scores):
@@ -130,16 +131,22 @@ class SkillNormalizer:
                 skills.append(name)
         return labels, skills
 
+    def _require_embedder(self) -> Embedder:
+        if self._embedder is None:
+            raise RuntimeError("this SkillNormalizer has no embedder for semantic look-ups")
+        return self._embedder
+
     async def _load_or_embed(self, labels: list[str]) -> np.ndarray:
+        embedder = self._require_embedder()
         cache = None
         if self._cache_dir is not None:
-            model = self._embedder.name.replace("/", "_").replace(":", "_")
+            model = embedder.name.replace("/", "_").replace(":", "_")
             cache = self._cache_dir / f"vocabulary-{self.vocabulary.fingerprint}-{model}.npy"
             if cache.is_file():
-                vectors = np.load(cache)
-                if vectors.shape == (len(labels), self._embedder.dim):
-                    return vectors
-        vectors = await self._embedder.embed(labels)
+                cached: np.ndarray = np.load(cache)
+                if cached.shape == (len(labels), embedder.dim):
+                    return cached
+        vectors = await embedder.embed(labels)
         if cache is not None:
             cache.parent.mkdir(parents=True, exist_ok=True)
             tmp = cache.with_suffix(".tmp.npy")

@@ -49,10 +49,17 @@ class EmbeddingResponse(BaseModel):
     """OpenAI's embeddings response."""
 
     model_config = ConfigDict(
-        json_schema_extra={"examples": [{"object": "list", "model": "all-MiniLM-L6-v2-int8",
-                                         "data": [{"object": "embedding", "index": 0, "embedding": [0.021, -0.013]}],
-                                         "usage": {"prompt_tokens": 1, "total_tokens": 1}}]}
-    )  # fmt: skip
+        json_schema_extra={
+            "examples": [
+                {
+                    "object": "list",
+                    "model": "all-MiniLM-L6-v2-int8",
+                    "data": [{"object": "embedding", "index": 0, "embedding": [0.021, -0.013]}],
+                    "usage": {"prompt_tokens": 1, "total_tokens": 1},
+                }
+            ]
+        }
+    )
 
     object: Literal["list"] = "list"
     data: list[EmbeddingItem]

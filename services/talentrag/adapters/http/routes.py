@@ -69,9 +69,13 @@ async def health() -> Health:
 
 
 @router.get(
-    "/ready", operation_id="ready", summary="Readiness: knowledge base loaded, LightRAG reachable",
-    tags=["operations"], response_model=Health, responses=ERRORS,
-)  # fmt: skip
+    "/ready",
+    operation_id="ready",
+    summary="Readiness: knowledge base loaded, LightRAG reachable",
+    tags=["operations"],
+    response_model=Health,
+    responses=ERRORS,
+)
 async def ready(service: Service) -> Health:
     await service.ready(service.settings.tenant)
     return Health(status="ready")
@@ -96,9 +100,16 @@ async def search_by_skills(body: SearchRequest, service: Service, tenant: Tenant
 class CandidateUpsert(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
-        json_schema_extra={"examples": [{"text": "Jane Doe\nSenior DevOps engineer, 2016-present. Kubernetes, AWS.",
-                                         "name": "Jane Doe", "source_file": "jane-doe.pdf"}]},
-    )  # fmt: skip
+        json_schema_extra={
+            "examples": [
+                {
+                    "text": "Jane Doe\nSenior DevOps engineer, 2016-present. Kubernetes, AWS.",
+                    "name": "Jane Doe",
+                    "source_file": "jane-doe.pdf",
+                }
+            ]
+        },
+    )
     text: str = Field(description="The CV (or document) as plain text.")
     name: str | None = Field(
         None, max_length=MAX_NAME_CHARS, description="Overrides the name read from the text."
@@ -126,21 +137,43 @@ class CandidateSummary(BaseModel):
     @classmethod
     def of(cls, record: DocumentRecord) -> CandidateSummary:
         """The summary of a stored record."""
-        return cls(id=record.id, name=record.name, source_file=record.source_file, experience_level=record.level,
-                   years_experience=record.years, skills=record.skill_names(), created_at=record.created_at,
-                   updated_at=record.updated_at)  # fmt: skip
+        return cls(
+            id=record.id,
+            name=record.name,
+            source_file=record.source_file,
+            experience_level=record.level,
+            years_experience=record.years,
+            skills=record.skill_names(),
+            created_at=record.created_at,
+            updated_at=record.updated_at,
+        )
 
 
 class CandidatePage(BaseModel):
     """One page of candidates with the cursor of the next."""
 
     model_config = ConfigDict(
-        json_schema_extra={"examples": [{"data": [{"id": "cv-00001", "name": "Jane Doe", "source_file": "cv-00001.md",
-                                                   "experience_level": "senior", "years_experience": 9.9,
-                                                   "skills": ["AWS", "Kubernetes"], "created_at": "2026-11-21T07:00:00Z",
-                                                   "updated_at": "2026-11-21T07:00:00Z"}],
-                                         "next_cursor": "eyJhZnRlciI6ICJjdi0wMDAwMSJ9", "has_more": True}]}
-    )  # fmt: skip
+        json_schema_extra={
+            "examples": [
+                {
+                    "data": [
+                        {
+                            "id": "cv-00001",
+                            "name": "Jane Doe",
+                            "source_file": "cv-00001.md",
+                            "experience_level": "senior",
+                            "years_experience": 9.9,
+                            "skills": ["AWS", "Kubernetes"],
+                            "created_at": "2026-11-21T07:00:00Z",
+                            "updated_at": "2026-11-21T07:00:00Z",
+                        }
+                    ],
+                    "next_cursor": "eyJhZnRlciI6ICJjdi0wMDAwMSJ9",
+                    "has_more": True,
+                }
+            ]
+        }
+    )
 
     data: list[CandidateSummary]
     next_cursor: str | None = Field(
@@ -223,7 +256,9 @@ async def upload_document(
     responses=ERRORS,
     tags=["candidates"],
 )
-async def get_candidate(candidate_id: CandidateId, service: Service, tenant: Tenant) -> DocumentRecord:
+async def get_candidate(
+    candidate_id: CandidateId, service: Service, tenant: Tenant
+) -> DocumentRecord:
     return await service.get_candidate(tenant, candidate_id)
 
 
@@ -249,7 +284,9 @@ def _decode_cursor(cursor: str) -> str:
         padded = cursor + "=" * (-len(cursor) % 4)
         return str(json.loads(base64.urlsafe_b64decode(padded))["after"])
     except (binascii.Error, ValueError, KeyError, TypeError) as exc:
-        raise MalformedRequest("cursor is not valid; pass the next_cursor of the previous page") from exc
+        raise MalformedRequest(
+            "cursor is not valid; pass the next_cursor of the previous page"
+        ) from exc
 
 
 @router.get(
