@@ -30,7 +30,7 @@ from talentrag.ingestion.pipeline import (
     SourceDocument,
     expand_paths,
 )
-from talentrag.ingestion.readers import extract_text, require_text
+from talentrag.ingestion.readers import clean_text, extract_text, require_text
 from talentrag.policy.limits import MAX_FILE_NAME_CHARS, MAX_NAME_CHARS
 from talentrag.runtime import KnowledgeBase, open_knowledge_base
 from talentrag.search import SearchRequest, SearchResponse
@@ -74,6 +74,7 @@ class TalentService:
 
     @property
     def settings(self) -> Settings:
+        """The settings the knowledge base was opened with."""
         return self.kb.settings
 
     # -- search ---------------------------------------------------------------------
@@ -133,6 +134,7 @@ class TalentService:
         """Create or replace one document from its text; durable when it returns."""
         validate_document_id(document_id)
         self._check_size(len(text.encode("utf-8", errors="replace")))
+        text = clean_text(text)
         require_text(text)
         if name is not None and len(name) > MAX_NAME_CHARS:
             raise InvalidInput(f"name: at most {MAX_NAME_CHARS} characters")
@@ -192,6 +194,7 @@ class TalentService:
     # -- embeddings -----------------------------------------------------------------
     @property
     def embedder(self) -> Embedder:
+        """The knowledge base's embedding model; adapters report its name."""
         return self.kb.embedder
 
     async def embed(self, texts: list[str]) -> np.ndarray:
@@ -206,6 +209,7 @@ class TalentService:
         await self.kb.ingestor.writer_lock.hold()
 
     def release_writer(self) -> None:
+        """Give up the hold taken by ``hold_writer`` (at server shutdown)."""
         self.kb.ingestor.writer_lock.release()
 
     # -- internals ------------------------------------------------------------------

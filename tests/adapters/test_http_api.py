@@ -174,6 +174,24 @@ def test_a_chunked_body_over_the_limit_is_413_and_writes_nothing(server: str):
     _assert_problem(httpx.get(f"{server}/v1/candidates/chunky"), 404, "chunky")
 
 
+def test_control_characters_never_block_the_tenant(server: str):
+    poison = {"text": "Fay Formfeed\nSkills: Python,\f Kubernetes and AWS.\x00\x0b Terraform."}
+    first = httpx.put(f"{server}/v1/candidates/ff", json=poison, timeout=60)
+    assert first.status_code in (200, 201), first.text
+    assert {"Python", "Kubernetes", "AWS", "Terraform"} <= {
+        s["skill"] for s in first.json()["skills"]
+    }
+    normal = {"text": "Nora Normal\nSenior engineer, 2015 - present. Skills: Go, Docker."}
+    assert httpx.put(f"{server}/v1/candidates/nn", json=normal, timeout=60).status_code == 201
+    assert httpx.delete(f"{server}/v1/candidates/ff", timeout=60).status_code == 204
+
+
+def test_whitespace_only_text_is_refused_and_nothing_is_written(server: str):
+    response = httpx.put(f"{server}/v1/candidates/blank", json={"text": " " * 25 + "\n\t"})
+    _assert_problem(response, 422, "no text to index")
+    _assert_problem(httpx.get(f"{server}/v1/candidates/blank"), 404, "blank")
+
+
 @pytest.mark.parametrize(
     ("method", "path", "status"),
     [("get", "/nope", 404), ("delete", "/v1/candidates", 405), ("get", "/mcp/x", 404)],

@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from talentrag.errors import DocumentError
-from talentrag.ingestion.readers import extract_text, read_document
+from talentrag.ingestion.readers import clean_text, extract_text, read_document
 
 CV = "Jane Doe\nSenior engineer. Python, Kubernetes and Terraform since 2015."
 
@@ -84,3 +84,9 @@ def test_oversized_upload_is_refused():
     with pytest.raises(DocumentError) as info:
         extract_text(b"a" * (11 * 1024 * 1024), "big.txt")
     assert info.value.reason == "too_large"
+
+
+def test_clean_text_keeps_only_what_every_store_can_hold():
+    raw = "Fay\r\nSkills: Python,\f K8s\x00 and \ud800AWS\x1b.\r"
+    assert clean_text(raw) == "Fay\nSkills: Python,\n K8s and AWS.\n"
+    assert clean_text("Cafe\u0301") == "Caf\u00e9"  # NFC, so offsets count characters once

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 import unicodedata
 from pathlib import Path
 
@@ -53,11 +54,27 @@ def extract_text(data: bytes, filename: str, max_bytes: int = DEFAULT_MAX_DOCUME
         raise DocumentError(
             "unsupported", f"unsupported file type {suffix or '(none)'!r}; use {_supported()}"
         )
-    text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n")).strip(
-        "\ufeff"
-    )
+    text = clean_text(text)
     require_text(text)
     return text
+
+
+# Characters XML (LightRAG's GraphML), JSON stores or PostgreSQL cannot hold: C0 controls
+# but tab and newline, lone surrogates, U+FFFE/U+FFFF. Page and line-tabulation breaks
+# (common in text extracted from PDF and Word files) become newlines; the rest go.
+_BREAKS = str.maketrans({"\f": "\n", "\v": "\n", "\u2028": "\n", "\u2029": "\n"})
+_UNSTORABLE = re.compile("[\x00-\x08\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def clean_text(text: str) -> str:
+    """The text every store keeps: one newline convention, NFC, nothing XML cannot encode.
+
+    Applied where text enters (files read, texts sent), before any analysis, so the
+    evidence offsets computed later are offsets into exactly the stored text.
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_BREAKS)
+    text = _UNSTORABLE.sub("", text)
+    return unicodedata.normalize("NFC", text).strip("\ufeff")
 
 
 def require_text(text: str) -> None:
