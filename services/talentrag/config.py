@@ -20,6 +20,7 @@ EmbedderKind = Literal["minilm", "hashing", "openai", "ollama"]
 
 
 def validate_tenant(tenant: str) -> str:
+    """``tenant`` unchanged if it is a safe workspace name; ``ValueError`` otherwise."""
     if not TENANT_PATTERN.match(tenant):
         raise ValueError(
             f"tenant {tenant!r} is invalid: use 1-64 lowercase letters, digits, '-' or '_', "
@@ -29,6 +30,8 @@ def validate_tenant(tenant: str) -> str:
 
 
 class Settings(BaseSettings):
+    """Every runtime setting, read from ``TALENTRAG_*`` variables and ``.env``."""
+
     model_config = SettingsConfigDict(env_prefix="TALENTRAG_", env_file=".env", extra="ignore")
 
     data_dir: Path = Field(Path("talentrag-data"), description="Where stores live.")

@@ -13,6 +13,8 @@ from talentrag.policy.limits import MAX_EVIDENCE
 
 
 class DocumentType(StrEnum):
+    """What a document is; only CVs become candidates."""
+
     CV = "cv"
     JOB_DESCRIPTION = "job_description"
     COMPANY_PAGE = "company_page"
@@ -20,6 +22,8 @@ class DocumentType(StrEnum):
 
 
 class ExperienceLevel(StrEnum):
+    """Seniority band, decided from years in the current field (or titles)."""
+
     JUNIOR = "junior"
     MID = "mid"
     SENIOR = "senior"
@@ -36,6 +40,8 @@ class MatchKind(StrEnum):
 
 
 class SkillMatch(BaseModel):
+    """The canonical skill a written string names, and how sure the match is."""
+
     skill: str
     kind: MatchKind
     confidence: float = Field(ge=0, le=1)
@@ -53,6 +59,8 @@ class Evidence(BaseModel):
 
 
 class HeldSkill(BaseModel):
+    """A skill a document shows its holder has, with mentions and evidence."""
+
     skill: str
     category: str
     kind: MatchKind
@@ -89,6 +97,8 @@ class RejectedMention(BaseModel):
 
 
 class Role(BaseModel):
+    """One job in a CV's experience, with its dates, length and field."""
+
     title: str
     start: date | None = None
     end: date | None = None
@@ -195,7 +205,9 @@ class DocumentRecord(BaseModel):
 
     @property
     def is_candidate(self) -> bool:
+        """Only CV documents are candidates."""
         return self.document_type is DocumentType.CV
 
     def skill_names(self) -> list[str]:
+        """Canonical names of the held skills, in stored order."""
         return [s.skill for s in self.skills]

@@ -50,10 +50,12 @@ class TalentragError(Exception):
 
     @property
     def title(self) -> str:
+        """The status's reason phrase, shown as the problem+json ``title``."""
         return HTTPStatus(self.status).phrase
 
     @property
     def headers(self) -> dict[str, str]:
+        """Extra HTTP response headers; none by default."""
         return {}
 
 
@@ -92,6 +94,7 @@ class DocumentError(InvalidInput):
 
     @property
     def status(self) -> int:
+        """413, 415 or 422 by ``reason``."""
         return DOCUMENT_STATUS.get(self.reason, 422)
 
 
@@ -109,6 +112,7 @@ class AuthenticationRequired(TalentragError):
 
     @property
     def headers(self) -> dict[str, str]:
+        """Ask the client for a bearer token."""
         return {"WWW-Authenticate": "Bearer"}
 
 

@@ -37,10 +37,12 @@ def document_nodes(document_id: str) -> list[str]:
 
 
 def document_entity_type(document_type: DocumentType) -> str:
+    """The entity type of a document's node: ``candidate`` for a CV, else the type's value."""
     return "candidate" if document_type is DocumentType.CV else document_type.value
 
 
 def level_node(level: str) -> str:
+    """'Senior level' for 'senior': the node shared by every candidate of that level."""
     return f"{level.capitalize()} level"
 
 

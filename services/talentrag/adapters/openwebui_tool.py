@@ -20,7 +20,11 @@ LEVELS = ("junior", "mid", "senior")
 
 
 class Tools:
+    """The OpenWebUI tool: candidate search through the talentrag HTTP API."""
+
     class Valves(BaseModel):
+        """Settings an OpenWebUI admin edits: where the service is and how to call it."""
+
         service_url: str = Field(
             "http://talentrag:8000", description="Base URL of the talentrag HTTP API."
         )

@@ -29,6 +29,7 @@ class Embedder(ABC):
 
 
 def l2_normalise(vectors: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length as float32 (zero rows stay zero), so dot product is cosine."""
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     normalised: np.ndarray = (vectors / norms).astype(np.float32)

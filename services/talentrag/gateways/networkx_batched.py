@@ -19,17 +19,22 @@ NAME = "BatchedNetworkXStorage"
 
 
 class BatchedNetworkXStorage(NetworkXStorage):  # type: ignore[misc]  # LightRAG is untyped
+    """NetworkXStorage whose batch reads take the graph once per batch."""
+
     async def get_nodes_batch(self, node_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """Attributes of the nodes that exist, in one pass."""
         nodes = (await self._get_graph()).nodes
         return {n: dict(nodes[n]) for n in node_ids if n in nodes}
 
     async def node_degrees_batch(self, node_ids: list[str]) -> dict[str, int]:
+        """Degree of each node (0 when absent), in one pass."""
         graph = await self._get_graph()
         return {n: graph.degree(n) if n in graph else 0 for n in node_ids}
 
     async def edge_degrees_batch(
         self, edge_pairs: list[tuple[str, str]]
     ) -> dict[tuple[str, str], int]:
+        """Sum of both ends' degrees for each pair, in one pass."""
         graph = await self._get_graph()
         adjacency = graph.adj
 
@@ -41,6 +46,7 @@ class BatchedNetworkXStorage(NetworkXStorage):  # type: ignore[misc]  # LightRAG
     async def get_edges_batch(
         self, pairs: list[dict[str, str]]
     ) -> dict[tuple[str, str], dict[str, Any]]:
+        """Attributes of the edges that exist, keyed by (src, tgt), in one pass."""
         adjacency = (await self._get_graph()).adj
         found = {}
         for pair in pairs:
@@ -51,6 +57,7 @@ class BatchedNetworkXStorage(NetworkXStorage):  # type: ignore[misc]  # LightRAG
         return found
 
     async def get_nodes_edges_batch(self, node_ids: list[str]) -> dict[str, list[tuple[str, str]]]:
+        """Edges of each node ([] when absent), in one pass."""
         graph = await self._get_graph()
         return {n: list(graph.edges(n)) if n in graph else [] for n in node_ids}
 

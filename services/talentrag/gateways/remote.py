@@ -34,6 +34,8 @@ MAX_GRAPH_NODES = 5000
 
 
 class RemoteLightRAG(KnowledgeGraphGateway):
+    """A LightRAG Server's read API, with bounded retries and concurrency."""
+
     def __init__(
         self,
         base_url: str,
@@ -93,6 +95,7 @@ class RemoteLightRAG(KnowledgeGraphGateway):
             raise GatewayError(f"LightRAG Server sent malformed JSON for {path}") from exc
 
     async def retrieve(self, tenant: str, query: RetrievalQuery) -> Retrieval:
+        """POST /query/data with the query's keywords, as a typed ``Retrieval``."""
         payload = await self._request(
             "POST",
             "/query/data",
@@ -108,6 +111,7 @@ class RemoteLightRAG(KnowledgeGraphGateway):
             ) from exc
 
     async def neighbours(self, tenant: str, nodes: list[str]) -> dict[str, list[Neighbour]]:
+        """One GET /graphs per node, concurrently; the server's tenant is its workspace."""
         results = await asyncio.gather(*(self._neighbours_of(node) for node in nodes))
         return dict(zip(nodes, results, strict=True))
 
@@ -121,6 +125,7 @@ class RemoteLightRAG(KnowledgeGraphGateway):
             raise GatewayError(f"LightRAG Server sent a malformed /graphs answer: {exc!r}") from exc
 
     async def ready(self, tenant: str) -> None:
+        """GET /health; ``GatewayUnavailable`` unless the server reports healthy."""
         health = await self._request("GET", "/health")
         if not isinstance(health, dict) or health.get("status") not in ("healthy", "ok"):
             raise GatewayUnavailable(
@@ -128,6 +133,7 @@ class RemoteLightRAG(KnowledgeGraphGateway):
             )
 
     async def close(self) -> None:
+        """Close the HTTP client."""
         await self._client.aclose()
 
 

@@ -24,11 +24,14 @@ def document_id_for(path: Path) -> str:
 
 
 def content_hash(text: str, document_type: DocumentType) -> str:
+    """Fingerprint of text and type: an unchanged re-ingest is skipped."""
     return hashlib.sha256(f"{document_type.value}\n{text}".encode()).hexdigest()
 
 
 @dataclass(frozen=True)
 class Chunk:
+    """A passage sent to LightRAG, with its offsets in the document."""
+
     order: int
     start: int
     end: int
@@ -37,11 +40,14 @@ class Chunk:
 
 @dataclass
 class AnalyzedDocument:
+    """What ingestion writes for one document: its record and its chunks."""
+
     record: DocumentRecord
     chunks: list[Chunk]
 
 
 def chunk_content(source_file: str, text: str, start: int, end: int) -> str:
+    """A chunk's LightRAG text: a provenance line (file and offsets), then the passage."""
     return f"{source_file} [{start}:{end}]\n{text[start:end]}"
 
 
@@ -83,6 +89,7 @@ def analyze_document(
     as_of: date,
     name: str | None = None,
 ) -> AnalyzedDocument:
+    """Record and chunks of one document: CVs are parsed for structure, every type for skills."""
     from lightrag.utils import compute_mdhash_id, sanitize_text_for_encoding
 
     parsed = parse_cv(text, vocabulary, as_of) if document_type is DocumentType.CV else None

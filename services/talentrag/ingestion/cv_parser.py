@@ -68,6 +68,8 @@ _TITLE_SPLIT = re.compile(r"\s*(?:\||,|—|–| - | at | @ |\(|\))\s*")
 
 @dataclass
 class Section:
+    """A span of the CV under one heading; ``kind`` is a key of ``SECTION_KEYWORDS`` or 'header'."""
+
     kind: str
     heading: str
     start: int
@@ -76,6 +78,8 @@ class Section:
 
 @dataclass
 class ParsedCV:
+    """What the structure of a CV says: name, roles, years and level."""
+
     name: str | None
     sections: list[Section]
     roles: list[Role]
@@ -233,6 +237,7 @@ def _role_drafts(text: str, start: int, end: int, as_of: date) -> list[_RoleDraf
 def extract_roles(
     text: str, sections: list[Section], vocabulary: Vocabulary, as_of: date
 ) -> list[Role]:
+    """Roles from dated or duration lines of the experience sections, with titles and fields."""
     experience = [s for s in sections if s.kind == "experience"]
     if not experience:  # no headings: any dated line outside education counts
         experience = [
@@ -260,6 +265,7 @@ def extract_roles(
 
 
 def current_field_years(roles: list[Role]) -> tuple[str | None, float | None]:
+    """The latest role's field and the years spent in it, overlaps counted once."""
     if not roles:
         return None, None
     dated = [r for r in roles if r.end is not None]
@@ -272,6 +278,7 @@ def current_field_years(roles: list[Role]) -> tuple[str | None, float | None]:
 
 
 def parse_cv(text: str, vocabulary: Vocabulary, as_of: date) -> ParsedCV:
+    """Name, sections, roles, years and level of a CV; titles decide only without years."""
     sections = split_sections(text)
     found_name = find_name(text)
     roles = extract_roles(text, sections, vocabulary, as_of)

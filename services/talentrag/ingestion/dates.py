@@ -56,6 +56,8 @@ EXPERIENCE_CLAIM = re.compile(
 
 @dataclass(frozen=True)
 class DateRange:
+    """A 'Jan 2019 - present' style range, resolved to dates, and where it was written."""
+
     start: date
     end: date
     match_start: int
@@ -63,6 +65,7 @@ class DateRange:
 
     @property
     def years(self) -> float:
+        """The range's length in years (days / 365.25), never negative."""
         return max(0.0, (self.end - self.start).days / 365.25)
 
 
@@ -89,6 +92,7 @@ def _point(match: re.Match[str], prefix: str, is_end: bool) -> date | None:
 
 
 def find_date_ranges(text: str, as_of: date) -> list[DateRange]:
+    """Every plausible range in ``text``; ends are capped at ``as_of``, future starts dropped."""
     ranges = []
     for match in DATE_RANGE.finditer(text):
         start = _point(match, "s_", is_end=False)

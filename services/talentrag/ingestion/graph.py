@@ -143,6 +143,7 @@ def build_custom_kg(
 
 
 def merge_kgs(kgs: list[dict[str, list[dict[str, Any]]]]) -> dict[str, list[dict[str, Any]]]:
+    """One custom KG of several documents' KGs, for a single LightRAG insert."""
     merged: dict[str, list[dict[str, Any]]] = {"chunks": [], "entities": [], "relationships": []}
     for kg in kgs:
         for key in merged:

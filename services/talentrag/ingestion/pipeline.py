@@ -39,6 +39,8 @@ log = logging.getLogger(__name__)
 
 
 class Outcome(StrEnum):
+    """What ingesting one source did; 'skipped' means its content was unchanged."""
+
     INGESTED = "ingested"
     UPDATED = "updated"
     SKIPPED = "skipped"
@@ -47,6 +49,8 @@ class Outcome(StrEnum):
 
 @dataclass(frozen=True)
 class IngestResult:
+    """The outcome for one source (a path or an id), with the reason when it failed."""
+
     source: str
     outcome: Outcome
     document_id: str | None = None
@@ -114,6 +118,7 @@ class Ingestor:
         document_type: DocumentType = DocumentType.CV,
         progress: ProgressCallback | None = None,
     ) -> list[IngestResult]:
+        """Ingest files and folders in batches; unreadable files fail alone, the rest go on."""
         files = expand_paths(paths)
         results: list[IngestResult] = []
         async with self._writing():

@@ -49,6 +49,8 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n")
 
 @dataclass(frozen=True)
 class Mention:
+    """One vocabulary spelling found in the text, with its offsets and canonical skill."""
+
     skill: str
     start: int
     end: int
@@ -58,6 +60,8 @@ class Mention:
 
 @dataclass
 class SkillExtraction:
+    """A document's skills split into held ones and rejected (negated or aspirational) ones."""
+
     held: list[HeldSkill]
     rejected: list[RejectedMention]
 

@@ -44,6 +44,7 @@ class WriterLock:
         await self._acquire(WAIT_TO_HOLD_S)
 
     def release(self) -> None:
+        """Let other processes write again after ``hold``."""
         self._file_lock.release()
 
     def ensure_free(self) -> None:

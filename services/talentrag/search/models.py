@@ -29,6 +29,8 @@ def _clean_skills(values: list[str], field_name: str) -> list[str]:
 
 
 class SearchRequest(BaseModel):
+    """Skills to find candidates by, an optional level, and how many to return."""
+
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
@@ -101,6 +103,8 @@ class SkillMatchDetail(BaseModel):
 
 
 class CandidateResult(BaseModel):
+    """One ranked candidate: matched and missing skills, score, evidence and why."""
+
     candidate_id: str
     name: str
     source_file: str
@@ -116,6 +120,8 @@ class CandidateResult(BaseModel):
 
 
 class SearchResponse(BaseModel):
+    """Ranked candidates, with a message when none match."""
+
     model_config = ConfigDict(
         json_schema_extra={
             "examples": [

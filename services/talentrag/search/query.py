@@ -19,6 +19,8 @@ from talentrag.vocabulary import SkillNormalizer, Vocabulary
 
 @dataclass
 class RequestedSkill:
+    """One skill of the request, as written, resolved, and with the skills that count for it."""
+
     requested: str
     required: bool
     primary: SkillMatch | None
@@ -26,6 +28,7 @@ class RequestedSkill:
 
     @property
     def canonical(self) -> str:
+        """The vocabulary's name for the skill, or the recruiter's wording when unresolved."""
         return self.primary.skill if self.primary else self.requested
 
 
@@ -68,6 +71,7 @@ async def resolve_skills(
     normalizer: SkillNormalizer,
     reverse: dict[str, set[str]],
 ) -> list[RequestedSkill]:
+    """Required, then preferred skills, each resolved with the skills that count for it."""
     resolved = []
     for texts, is_required in ((required, True), (preferred, False)):
         for text in texts:

@@ -37,6 +37,8 @@ class Credit:
 
 @dataclass
 class CandidateMatch:
+    """How one candidate meets the request: credits, missing skills, score and ranking inputs."""
+
     profile: CandidateProfile
     credits: list[Credit]
     missing: list[RequestedSkill]
@@ -46,9 +48,11 @@ class CandidateMatch:
 
     @property
     def qualifies(self) -> bool:
+        """True when every required skill earned some credit."""
         return not any(s.required for s in self.missing)
 
     def rank_key(self) -> tuple[int, float, int, str]:
+        """Sort key: more required skills matched, higher score, more evidence, then id."""
         return (-self.required_matched, -self.score, -self.evidence_mentions, self.profile.id)
 
     @property
@@ -80,6 +84,7 @@ def _detail(credit: Credit, holding: SkillHolding) -> SkillMatchDetail:
 
 
 def match_candidate(profile: CandidateProfile, requested: list[RequestedSkill]) -> CandidateMatch:
+    """Best credit per requested skill and the match score (docs/scoring.md)."""
     held = profile.skills
     credits, missing = [], []
     for skill in requested:

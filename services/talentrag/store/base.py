@@ -18,6 +18,8 @@ from talentrag.domain import CandidateProfile, DocumentRecord, DocumentType
 
 
 class RowStatus(StrEnum):
+    """Where a row is in the two-phase write; readers see ``active`` rows only."""
+
     ACTIVE = "active"
     PENDING = "pending"
     DELETING = "deleting"
@@ -25,6 +27,8 @@ class RowStatus(StrEnum):
 
 @dataclass(frozen=True)
 class StoredVersion:
+    """What ingestion needs to skip an unchanged document: its hash and status."""
+
     id: str
     content_hash: str
     status: RowStatus
@@ -42,6 +46,8 @@ class UnfinishedWrite:
 
 @dataclass(frozen=True)
 class StoreSummary:
+    """A tenant's totals for ``talentrag summary``."""
+
     candidates: int
     other_documents: int
     by_level: dict[str, int]
@@ -50,11 +56,15 @@ class StoreSummary:
 
 
 class CandidateStore(ABC):
-    @abstractmethod
-    async def open(self) -> None: ...
+    """The system of record for documents, with two-phase writes per tenant."""
 
     @abstractmethod
-    async def close(self) -> None: ...
+    async def open(self) -> None:
+        """Connect and create or migrate the schema; call before any other method."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Release the connection."""
 
     @abstractmethod
     async def versions(self, tenant: str, ids: list[str]) -> dict[str, StoredVersion]:

@@ -94,17 +94,21 @@ def _now() -> str:
 
 
 class SQLiteCandidateStore(CandidateStore):
+    """One SQLite file (WAL) for every tenant: records, texts and a skill table for ranking."""
+
     def __init__(self, path: Path):
         self.path = path
         self._db: aiosqlite.Connection | None = None
 
     @property
     def db(self) -> aiosqlite.Connection:
+        """The open connection; ``RuntimeError`` before ``open``."""
         if self._db is None:
             raise RuntimeError("candidate store is not open")
         return self._db
 
     async def open(self) -> None:
+        """Connect in WAL mode, create the schema, add late columns and the ranking indexes."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = await aiosqlite.connect(self.path)
         await self._db.execute("PRAGMA journal_mode=WAL")
@@ -120,11 +124,13 @@ class SQLiteCandidateStore(CandidateStore):
         await self._db.commit()
 
     async def close(self) -> None:
+        """Close the connection; a second call does nothing."""
         if self._db is not None:
             await self._db.close()
             self._db = None
 
     async def versions(self, tenant: str, ids: list[str]) -> dict[str, StoredVersion]:
+        """Hash and status of the rows among ``ids``, whatever their status."""
         found: dict[str, StoredVersion] = {}
         for chunk in _batches(ids):
             marks = ",".join("?" * len(chunk))
@@ -137,9 +143,11 @@ class SQLiteCandidateStore(CandidateStore):
         return found
 
     async def get(self, tenant: str, document_id: str) -> DocumentRecord | None:
+        """One active row by primary key, through ``get_many``."""
         return (await self.get_many(tenant, [document_id])).get(document_id)
 
     async def get_many(self, tenant: str, ids: list[str]) -> dict[str, DocumentRecord]:
+        """Active rows among ``ids``, read in batches of 500."""
         found: dict[str, DocumentRecord] = {}
         for chunk in _batches(ids):
             marks = ",".join("?" * len(chunk))
@@ -154,6 +162,7 @@ class SQLiteCandidateStore(CandidateStore):
     async def profiles(
         self, tenant: str, ids: list[str], skills: Collection[str] | None = None
     ) -> dict[str, CandidateProfile]:
+        """Profiles from the skill table: holders of ``skills`` via its index, then the rest."""
         wanted = set(ids)
         found: dict[str, CandidateProfile] = {}
         if skills is not None:
@@ -204,6 +213,7 @@ class SQLiteCandidateStore(CandidateStore):
         limit: int = 100,
         after_id: str | None = None,
     ) -> list[DocumentRecord]:
+        """One keyset page: active rows with id above ``after_id``, ordered by id."""
         sql = f"SELECT {RECORD_COLUMNS} FROM documents WHERE tenant=? AND status='active'"
         args: list[object] = [tenant]
         if document_type is not None:
@@ -220,6 +230,7 @@ class SQLiteCandidateStore(CandidateStore):
     async def stage(
         self, tenant: str, documents: list[tuple[DocumentRecord, str]]
     ) -> dict[str, list[str]]:
+        """Upsert the rows as pending, replace their skill rows, and remember stale chunk ids."""
         now = _now()
         records = [record for record, _ in documents]
         old_chunks = await self._chunk_ids(tenant, [r.id for r in records])
@@ -286,6 +297,7 @@ class SQLiteCandidateStore(CandidateStore):
         return found
 
     async def stage_deletion(self, tenant: str, ids: list[str]) -> list[str]:
+        """Mark the existing rows among ``ids`` as deleting."""
         existing = list((await self.versions(tenant, ids)).keys())
         await self.db.executemany(
             "UPDATE documents SET status='deleting', updated_at=? WHERE tenant=? AND id=?",
@@ -295,6 +307,7 @@ class SQLiteCandidateStore(CandidateStore):
         return existing
 
     async def finish(self, tenant: str, ids: list[str]) -> None:
+        """Delete the deleting rows with their skills, activate the pending ones."""
         for chunk in _batches(ids):
             marks = ",".join("?" * len(chunk))
             args = [tenant, *chunk]
@@ -315,6 +328,7 @@ class SQLiteCandidateStore(CandidateStore):
         await self.db.commit()
 
     async def unfinished(self, tenant: str) -> list[UnfinishedWrite]:
+        """Pending and deleting rows with their text, by id."""
         async with self.db.execute(
             "SELECT record, text, status, stale_chunk_ids FROM documents "
             "WHERE tenant=? AND status!='active' ORDER BY id",
@@ -331,6 +345,7 @@ class SQLiteCandidateStore(CandidateStore):
             ]
 
     async def ids_for_source_files(self, tenant: str, source_files: list[str]) -> set[str]:
+        """Active CV ids whose ``source_file`` is among ``source_files``."""
         found: set[str] = set()
         for chunk in _batches(source_files):
             marks = ",".join("?" * len(chunk))
@@ -343,6 +358,7 @@ class SQLiteCandidateStore(CandidateStore):
         return found
 
     async def summary(self, tenant: str) -> StoreSummary:
+        """Counts by type, level and status, and the ten skills most candidates hold."""
         counts: Counter[str] = Counter()
         levels: Counter[str] = Counter()
         async with self.db.execute(

@@ -15,12 +15,15 @@ TOKEN = re.compile(r"(?<![^\W_])\.[^\W_]+|[^\W_]+(?:\+\+|\+|#)?")
 
 
 class Token(NamedTuple):
+    """A token and its character offsets in the text it came from."""
+
     text: str
     start: int
     end: int
 
 
 def tokenize(text: str) -> list[Token]:
+    """Split ``text`` by the shared rules, keeping offsets for evidence."""
     return [Token(m.group(), m.start(), m.end()) for m in TOKEN.finditer(text)]
 
 

@@ -27,18 +27,24 @@ class VocabularyError(ConfigurationError):
 
 
 class FieldSpec(BaseModel):
+    """A profession (``fields`` entry) and the job-title words that mark it."""
+
     model_config = ConfigDict(extra="forbid")
     label: str
     titles: list[str] = Field(default_factory=list)
 
 
 class CategorySpec(BaseModel):
+    """A skill category and the profession it belongs to."""
+
     model_config = ConfigDict(extra="forbid")
     label: str
     field: str
 
 
 class SkillSpec(BaseModel):
+    """One skill as the YAML defines it: spellings, description and links."""
+
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
     name: str = Field(min_length=1)
     category: str
@@ -50,6 +56,8 @@ class SkillSpec(BaseModel):
 
 
 class VocabularyFile(BaseModel):
+    """The whole YAML file, before the cross-reference checks."""
+
     model_config = ConfigDict(extra="forbid")
     version: int
     fields: dict[str, FieldSpec]
@@ -69,6 +77,8 @@ class Surface:
 
 @dataclass
 class Vocabulary:
+    """A validated vocabulary with look-up tables for matching and ranking."""
+
     skills: dict[str, SkillSpec]
     fields: dict[str, FieldSpec]
     categories: dict[str, CategorySpec]
@@ -88,10 +98,12 @@ class Vocabulary:
         return self._by_folded_name.get(name.casefold())
 
     def field_of_skill(self, skill: str) -> str:
+        """The profession of a skill's category."""
         return self.categories[self.skills[skill].category].field
 
     @cached_property
     def max_surface_tokens(self) -> int:
+        """Tokens in the longest spelling: how far the matcher looks ahead."""
         return max((len(key) for key in self.surfaces), default=1)
 
     @cached_property
@@ -144,10 +156,12 @@ class Vocabulary:
 
 
 def default_vocabulary_path() -> Path:
+    """The ``skills.yaml`` shipped in the package."""
     return Path(str(resources.files("talentrag.vocabulary") / "data" / "skills.yaml"))
 
 
 def load_vocabulary(path: Path | None = None) -> Vocabulary:
+    """Read and validate a vocabulary; ``VocabularyError`` lists every problem."""
     path = path or default_vocabulary_path()
     try:
         raw_bytes = path.read_bytes()

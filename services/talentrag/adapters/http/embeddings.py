@@ -75,6 +75,7 @@ class EmbeddingResponse(BaseModel):
     tags=["embeddings"],
 )
 async def create_embeddings(body: EmbeddingRequest, service: Service) -> EmbeddingResponse:
+    """Vectors from the model ingestion used, so a LightRAG Server's queries match the chunks."""
     texts = [body.input] if isinstance(body.input, str) else body.input
     vectors = await service.embed(texts)
     items = [

@@ -33,6 +33,7 @@ class RequestGuard:
         self.limit = settings.max_upload_bytes + MULTIPART_ALLOWANCE
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Check the /mcp key and the declared length, then run the app with the body counted."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

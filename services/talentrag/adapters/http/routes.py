@@ -57,6 +57,8 @@ Service = Annotated[TalentService, Depends(service_of)]
 
 # -- operations -----------------------------------------------------------------------
 class Health(BaseModel):
+    """The service's state: ``ok`` when alive, ``ready`` when it can serve."""
+
     model_config = ConfigDict(json_schema_extra={"examples": [{"status": "ok"}]})
     status: str
 
@@ -65,6 +67,7 @@ class Health(BaseModel):
     "/health", operation_id="health", summary="Liveness", tags=["operations"], response_model=Health
 )
 async def health() -> Health:
+    """200 while the process is up; checks nothing else."""
     return Health(status="ok")
 
 
@@ -77,6 +80,7 @@ async def health() -> Health:
     responses=ERRORS,
 )
 async def ready(service: Service) -> Health:
+    """200 once the knowledge base is open and LightRAG answers; 503 otherwise."""
     await service.ready(service.settings.tenant)
     return Health(status="ready")
 
@@ -93,11 +97,14 @@ async def ready(service: Service) -> Health:
     tags=["candidates"],
 )
 async def search_by_skills(body: SearchRequest, service: Service, tenant: Tenant) -> SearchResponse:
+    """Rank the caller's candidates; the tenant comes from the API key."""
     return await service.search(body, tenant)
 
 
 # -- candidates -----------------------------------------------------------------------
 class CandidateUpsert(BaseModel):
+    """A CV (or another document) as plain text, stored under the id in the path."""
+
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
@@ -204,6 +211,7 @@ async def upsert_candidate(
     response: Response,
     tenant: Tenant,
 ) -> DocumentRecord:
+    """Ingest the text under ``candidate_id``; 201 when the id is new."""
     stored = await service.ingest_text(
         tenant,
         text=body.text,
@@ -237,6 +245,7 @@ async def upload_document(
         Form(description="Id to store it under.", examples=["jane-doe"]),
     ] = None,
 ) -> DocumentRecord:
+    """Read, convert and ingest an uploaded file; 201 when the id is new."""
     data = await file.read(service.settings.max_upload_bytes + 1)
     stored = await service.ingest_file(
         tenant,
@@ -259,6 +268,7 @@ async def upload_document(
 async def get_candidate(
     candidate_id: CandidateId, service: Service, tenant: Tenant
 ) -> DocumentRecord:
+    """The stored record of a CV; 404 for an unknown id or a document that is not a CV."""
     return await service.get_candidate(tenant, candidate_id)
 
 
@@ -271,6 +281,7 @@ async def get_candidate(
     tags=["candidates"],
 )
 async def delete_candidate(candidate_id: CandidateId, service: Service, tenant: Tenant) -> Response:
+    """Remove the candidate from the record store and from LightRAG; 404 when unknown."""
     await service.delete_candidate(tenant, candidate_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
@@ -311,6 +322,7 @@ async def list_candidates(
         ),
     ] = None,
 ) -> CandidatePage:
+    """Candidates ordered by id; pass next_cursor back until has_more is false."""
     after = _decode_cursor(cursor) if cursor else None
     page = await service.list_candidates(tenant, limit, after)
     last = page.records[-1].id if page.records and page.has_more else None
