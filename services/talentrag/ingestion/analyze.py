@@ -11,6 +11,7 @@ from pathlib import Path
 from talentrag.domain import ChunkRef, DocumentRecord, DocumentType
 from talentrag.ingestion.cv_parser import parse_cv, split_sections
 from talentrag.ingestion.skills import extract_skills
+from talentrag.policy.limits import MAX_ANALYSED_CHARS
 from talentrag.vocabulary.vocabulary import Vocabulary
 
 CHUNK_CHARS = 1200
@@ -89,9 +90,14 @@ def analyze_document(
     as_of: date,
     name: str | None = None,
 ) -> AnalyzedDocument:
-    """Record and chunks of one document: CVs are parsed for structure, every type for skills."""
+    """Record and chunks of one document: CVs are parsed for structure, every type for skills.
+
+    Only the first ``MAX_ANALYSED_CHARS`` characters are analysed and chunked (a CV is
+    far shorter); the whole text is stored. Offsets stay offsets into the whole text.
+    """
     from lightrag.utils import compute_mdhash_id, sanitize_text_for_encoding
 
+    full_text, text = text, text[:MAX_ANALYSED_CHARS]
     parsed = parse_cv(text, vocabulary, as_of) if document_type is DocumentType.CV else None
     skip = [m.span() for m in _NOT_SKILL_TEXT.finditer(text)]
     if parsed and parsed.name_span:
@@ -103,7 +109,7 @@ def analyze_document(
         document_type=document_type,
         name=name or (parsed.name if parsed and parsed.name else Path(source_file).stem),
         source_file=source_file,
-        content_hash=content_hash(text, document_type),
+        content_hash=content_hash(full_text, document_type),
         level=parsed.level if parsed else None,
         level_source=parsed.level_source if parsed else None,
         years=parsed.years if parsed else None,

@@ -14,11 +14,10 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from talentrag.domain import Evidence, HeldSkill, MatchKind, RejectedMention
 from talentrag.policy.credits import HELD_CONFIDENCE
-from talentrag.policy.limits import MAX_EVIDENCE
+from talentrag.policy.limits import MAX_EVIDENCE, MAX_EVIDENCE_CHARS
 from talentrag.vocabulary.tokens import Token, tokenize
 from talentrag.vocabulary.vocabulary import Vocabulary
 
@@ -72,6 +71,7 @@ def find_mentions(
     """Every vocabulary spelling in ``text``, longest first, outside the ``skip`` spans."""
     tokens = tokenize(text)
     folded = [t.text.casefold() for t in tokens]
+    skipped = _Spans(skip)
     mentions: list[Mention] = []
     i = 0
     while i < len(tokens):
@@ -80,10 +80,28 @@ def find_mentions(
             i += 1
             continue
         mention, width = found
-        if not any(a <= mention.start < b for a, b in skip):
+        if not skipped.contains(mention.start):
             mentions.append(mention)
         i += width
     return mentions
+
+
+class _Spans:
+    """Character spans (merged) with an O(log n) membership test."""
+
+    def __init__(self, spans: Sequence[tuple[int, int]]):
+        merged: list[tuple[int, int]] = []
+        for start, end in sorted(spans):
+            if merged and start <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+            else:
+                merged.append((start, end))
+        self.starts = [s for s, _ in merged]
+        self.ends = [e for _, e in merged]
+
+    def contains(self, position: int) -> bool:
+        index = bisect_right(self.starts, position) - 1
+        return index >= 0 and position < self.ends[index]
 
 
 def _longest_match(
@@ -102,76 +120,138 @@ def _longest_match(
     return None
 
 
-@lru_cache(maxsize=4)
-def _sentence_breaks(text: str) -> tuple[list[int], list[int]]:
-    """Starts and ends of the sentence breaks, found once per document."""
-    breaks = list(SENTENCE_END.finditer(text))
-    return [m.start() for m in breaks], [m.end() for m in breaks]
+@dataclass(frozen=True)
+class _Cue:
+    reason: str
+    start: int
+    end: int
+
+
+class _Document:
+    """Everything the hold/reject decision needs, computed once per document.
+
+    Sentence and clause breaks, cues and the runs of listed skills are found in one
+    pass each, so deciding every mention costs a few binary searches: analysis stays
+    linear in the text, however many skills a CV lists.
+    """
+
+    def __init__(self, text: str, mentions: list[Mention]):
+        self.text = text
+        self.mentions = mentions
+        self.mention_starts = [m.start for m in mentions]
+        breaks = list(SENTENCE_END.finditer(text))
+        self.sentence_starts = [m.start() for m in breaks]
+        self.sentence_ends = [m.end() for m in breaks]
+        clauses = list(CLAUSE_BREAK.finditer(text))
+        self.clause_ends = [m.end() for m in clauses]
+        self.clause_starts = [m.start() for m in clauses]
+        self.cues = self._cues()
+        self.cue_ends = [c.end for c in self.cues]
+        self.list_run_start = self._list_runs()
+
+    def _cues(self) -> list[_Cue]:
+        found = [
+            _Cue(reason, m.start(), m.end())
+            for reason, pattern in (("negated", NEGATION), ("aspirational", ASPIRATION))
+            for m in pattern.finditer(self.text)
+            if self._outside_mentions(m)
+        ]
+        return sorted(found, key=lambda c: (c.end, c.start))
+
+    def _outside_mentions(self, match: re.Match[str]) -> bool:
+        # "(learning)" after a skill qualifies that skill only (TRAILING_ASPIRATION)
+        if self.text[match.end() : match.end() + 3].lstrip()[:1] in (")", "]"):
+            return False
+        index = bisect_right(self.mention_starts, match.start()) - 1
+        return index < 0 or not match.start() < self.mentions[index].end
+
+    def _list_runs(self) -> list[int]:
+        """For each mention, the first mention of the list it closes (joined by connectors)."""
+        runs: list[int] = []
+        for index, mention in enumerate(self.mentions):
+            if index and _is_list_gap(self.text[self.mentions[index - 1].end : mention.start]):
+                runs.append(runs[-1])
+            else:
+                runs.append(index)
+        return runs
+
+    def sentence_span(self, start: int, end: int) -> tuple[int, int]:
+        """The sentence (or list line) around a span, stripped of bullets and spaces."""
+        before = bisect_right(self.sentence_ends, start)
+        left = self.sentence_ends[before - 1] if before else 0
+        after = bisect_left(self.sentence_starts, end)
+        right = self.sentence_starts[after] if after < len(self.sentence_starts) else len(self.text)
+        while left < right and self.text[left] in " \t-*•·>#|":
+            left += 1
+        while right > left and self.text[right - 1] in " \t":
+            right -= 1
+        return left, right
+
+    def clause_start(self, sentence_start: int, position: int) -> int:
+        """Where the clause holding ``position`` starts (a break ending at or before it)."""
+        index = bisect_right(self.clause_ends, position) - 1
+        if index >= 0 and self.clause_starts[index] >= sentence_start:
+            return self.clause_ends[index]
+        return sentence_start
+
+    def last_cue(self, start: int, end: int) -> _Cue | None:
+        """The cue ending last within ``[start, end)``."""
+        index = bisect_right(self.cue_ends, end) - 1
+        if index >= 0 and self.cues[index].start >= start:
+            return self.cues[index]
+        return None
+
+
+def _is_list_gap(gap: str) -> bool:
+    return all(t.text.casefold() in LIST_CONNECTORS for t in tokenize(gap))
 
 
 def sentence_span(text: str, start: int, end: int) -> tuple[int, int]:
-    """The sentence (or list line) around a mention, stripped of bullets and spaces."""
-    starts, ends = _sentence_breaks(text)
-    before = bisect_right(ends, start)
-    left = ends[before - 1] if before else 0
-    after = bisect_left(starts, end)
-    right = starts[after] if after < len(starts) else len(text)
-    while left < right and text[left] in " \t-*•·>#|":
-        left += 1
-    while right > left and text[right - 1] in " \t":
-        right -= 1
+    """The sentence (or list line) around a span of ``text`` (one-off use; see ``_Document``)."""
+    return _Document(text, []).sentence_span(start, end)
+
+
+def evidence_span(document: _Document, mention: Mention) -> tuple[int, int]:
+    """The mention's sentence, cut to at most ``MAX_EVIDENCE_CHARS`` around it at word breaks."""
+    left, right = document.sentence_span(mention.start, mention.end)
+    if right - left <= MAX_EVIDENCE_CHARS:
+        return left, right
+    room = max(0, MAX_EVIDENCE_CHARS - (mention.end - mention.start))
+    left = max(left, mention.start - room // 3)
+    right = min(right, mention.end + room - (mention.start - left))
+    text = document.text
+    if left < mention.start and not text[left - 1 : left].isspace():
+        cut = text.find(" ", left, mention.start)
+        left = cut + 1 if cut != -1 else mention.start
+    if right > mention.end and not text[right : right + 1].isspace():
+        cut = text.rfind(" ", mention.end, right)
+        right = cut if cut != -1 else mention.end
     return left, right
 
 
-def _rejection_reason(
-    text: str, mention: Mention, mentions: list[Mention], index: int
-) -> str | None:
+def _rejection_reason(document: _Document, index: int) -> str | None:
     """'negated' / 'aspirational' when a cue governs this mention, else None."""
-    sentence_start, _ = sentence_span(text, mention.start, mention.end)
-    clause_start = sentence_start
-    for brk in CLAUSE_BREAK.finditer(text, sentence_start, mention.start):
-        clause_start = brk.end()
-    if TRAILING_ASPIRATION.match(text, mention.end):
+    mention = document.mentions[index]
+    if TRAILING_ASPIRATION.match(document.text, mention.end):
         return "aspirational"
-    cue = _last_cue(text, clause_start, mention.start, mentions)
-    if cue is None:
+    sentence_start, _ = document.sentence_span(mention.start, mention.end)
+    clause_start = document.clause_start(sentence_start, mention.start)
+    cue = document.last_cue(clause_start, mention.start)
+    if cue is None or not _governed(document, cue.end, index):
         return None
-    reason, cue_end = cue
-    if not _governed(text, cue_end, mention, mentions, index):
-        return None
-    return reason
+    return cue.reason
 
 
-def _last_cue(text: str, start: int, end: int, mentions: list[Mention]) -> tuple[str, int] | None:
-    def outside_mentions(m: re.Match[str]) -> bool:
-        # "(learning)" after a skill qualifies that skill only (TRAILING_ASPIRATION)
-        closes_parenthesis = text[m.end() : m.end() + 3].lstrip()[:1] in (")", "]")
-        return not closes_parenthesis and not any(x.start <= m.start() < x.end for x in mentions)
-
-    cues = [("negated", m) for m in NEGATION.finditer(text, start, end) if outside_mentions(m)]
-    cues += [
-        ("aspirational", m) for m in ASPIRATION.finditer(text, start, end) if outside_mentions(m)
-    ]
-    if not cues:
-        return None
-    reason, match = max(cues, key=lambda c: c[1].end())
-    return reason, match.end()
-
-
-def _governed(
-    text: str, cue_end: int, mention: Mention, mentions: list[Mention], index: int
-) -> bool:
+def _governed(document: _Document, cue_end: int, index: int) -> bool:
     """True when the mention is the first skill after the cue, or in a list right behind it."""
-    between = [m for m in mentions[:index] if m.start >= cue_end]
-    if not between:
-        words = tokenize(text[cue_end : mention.start])
-        return len(words) <= MAX_WORDS_BETWEEN_CUE_AND_SKILL
-    gaps = [text[cue_end : between[0].start]]
-    for left, right in zip([*between], [*between[1:], mention], strict=True):
-        gaps.append(text[left.end : right.start])
-    if len(tokenize(gaps[0])) > MAX_WORDS_BETWEEN_CUE_AND_SKILL:
+    text, mention = document.text, document.mentions[index]
+    first = bisect_left(document.mention_starts, cue_end, 0, index)
+    if first == index:  # no skill between the cue and this mention
+        return len(tokenize(text[cue_end : mention.start])) <= MAX_WORDS_BETWEEN_CUE_AND_SKILL
+    lead = text[cue_end : document.mentions[first].start]
+    if len(tokenize(lead)) > MAX_WORDS_BETWEEN_CUE_AND_SKILL:
         return False
-    return all(all(t.text.casefold() in LIST_CONNECTORS for t in tokenize(gap)) for gap in gaps[1:])
+    return document.list_run_start[index] <= first
 
 
 def extract_skills(
@@ -179,14 +259,15 @@ def extract_skills(
 ) -> SkillExtraction:
     """Held skills with evidence (explicit, then implied) and the rejected mentions."""
     mentions = find_mentions(text, vocabulary, skip)
+    document = _Document(text, mentions)
     held: dict[str, HeldSkill] = {}
     rejected: dict[str, RejectedMention] = {}
     for index, mention in enumerate(mentions):
-        start, end = sentence_span(text, mention.start, mention.end)
+        start, end = evidence_span(document, mention)
         evidence = Evidence(
             text=text[start:end], source_file=source_file, start=start, end=end, skill=mention.skill
         )
-        reason = _rejection_reason(text, mention, mentions, index)
+        reason = _rejection_reason(document, index)
         if reason:
             rejected.setdefault(
                 mention.skill,

@@ -8,8 +8,15 @@ MIN_TEXT_CHARS = 20
 DEFAULT_MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
 """Default of ``Settings.max_upload_bytes``: the largest file or text accepted."""
 
+MAX_ANALYSED_CHARS = 200_000
+"""Characters of a document analysed for skills, dates and chunks (about 60 pages; the
+whole text is stored). Bounds the work one request can cause."""
+
 MAX_EVIDENCE = 3
 """Evidence passages kept per held skill, and shown per search result."""
+
+MAX_EVIDENCE_CHARS = 300
+"""Longest evidence passage: the mention's sentence, cut around it at word breaks."""
 
 MAX_TOP_K = 50
 """Most candidates one search returns."""
