@@ -90,3 +90,18 @@ def test_clean_text_keeps_only_what_every_store_can_hold():
     raw = "Fay\r\nSkills: Python,\f K8s\x00 and \ud800AWS\x1b.\r"
     assert clean_text(raw) == "Fay\nSkills: Python,\n K8s and AWS.\n"
     assert clean_text("Cafe\u0301") == "Caf\u00e9"  # NFC, so offsets count characters once
+
+
+def test_a_docx_bomb_is_refused_before_it_inflates():
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("word/document.xml", b"<w:t>" + b"a" * (80 * 1024 * 1024) + b"</w:t>")
+    data = buffer.getvalue()
+    assert len(data) < 1024 * 1024
+    with pytest.raises(DocumentError) as info:
+        extract_text(data, "bomb.docx")
+    assert info.value.reason == "unreadable" and "bomb" in str(info.value)

@@ -174,6 +174,9 @@ class Ingestor:
                     text = read_document(path, self.max_document_bytes)
                 except DocumentError as exc:
                     reason = f"{exc.reason}: {exc}"
+                except Exception as exc:  # a reader bug must not abort the other files
+                    log.warning("reading a file failed: %s", type(exc).__name__)
+                    reason = f"unreadable: {type(exc).__name__} while reading the file"
             if reason is not None:
                 failures.append(IngestResult(str(path), Outcome.FAILED, document_id, reason))
                 if progress:

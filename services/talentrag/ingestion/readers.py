@@ -12,6 +12,7 @@ import io
 import logging
 import re
 import unicodedata
+import zipfile
 from pathlib import Path
 
 from talentrag.errors import DocumentError
@@ -19,6 +20,8 @@ from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES, MIN_TEXT_CHARS
 
 log = logging.getLogger(__name__)
 
+MAX_DOCX_XML_BYTES = 64 * 1024 * 1024
+"""Inflated size of a DOCX's parts other than images; real CVs use well under 5 MB."""
 TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".text"}
 SUPPORTED_SUFFIXES = TEXT_SUFFIXES | {".pdf", ".docx"}
 
@@ -122,15 +125,36 @@ def _pdf_text(data: bytes) -> str:
     return "\n\n".join(page.strip() for page in pages)
 
 
-def _docx_text(data: bytes) -> str:
-    import zipfile
+def _check_inflated_size(data: bytes) -> None:
+    """Refuse an archive whose XML would inflate past ``MAX_DOCX_XML_BYTES`` (a zip bomb).
 
+    The declared sizes are a hard bound: ``zipfile`` stops at the declared size and a
+    member that inflates further fails its CRC check.
+    """
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            xml = sum(
+                i.file_size for i in archive.infolist() if not i.filename.startswith("word/media/")
+            )
+    except (zipfile.BadZipFile, ValueError) as exc:
+        raise DocumentError("unreadable", f"not a readable DOCX: {exc}") from exc
+    if xml > MAX_DOCX_XML_BYTES:
+        raise DocumentError(
+            "unreadable",
+            f"DOCX text parts inflate to {xml} bytes (limit {MAX_DOCX_XML_BYTES}): "
+            "a compressed bomb or not a CV",
+        )
+
+
+def _docx_text(data: bytes) -> str:
     from docx import Document
     from docx.opc.exceptions import PackageNotFoundError
+    from lxml.etree import LxmlError
 
+    _check_inflated_size(data)
     try:
         document = Document(io.BytesIO(data))
-    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as exc:
+    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, LxmlError) as exc:
         raise DocumentError("unreadable", f"not a readable DOCX: {exc}") from exc
     lines = [p.text for p in document.paragraphs]
     for table in document.tables:
