@@ -298,6 +298,31 @@ def test_auth_errors(keyed_server: str):
         "not recognised",
     )
     assert httpx.get(f"{keyed_server}/health").status_code == 200
+    _assert_problem(httpx.post(f"{keyed_server}/v1/embeddings", json={"input": "x"}), 401, "Bearer")
+    embedded = httpx.post(
+        f"{keyed_server}/v1/embeddings",
+        json={"input": "x"},
+        headers={"Authorization": f"Bearer {KEY_A}"},
+    )
+    assert embedded.status_code == 200
+    schemes = httpx.get(f"{keyed_server}/openapi.json").json()["components"]["securitySchemes"]
+    assert {s["type"] for s in schemes.values()} == {"http", "apiKey"}
+
+
+def test_arguments_as_models_send_them(server: str):
+    text = (FIXTURES / "jane-doe.md").read_text()
+    assert httpx.put(f"{server}/v1/candidates/jane-lenient", json={"text": text}).status_code in (
+        200,
+        201,
+    )
+    body = {"required_skills": "K8s, AWS", "experience_level": "Senior"}
+    found = httpx.post(f"{server}/v1/candidates/search", json=body, timeout=60)
+    assert found.status_code == 200, found.text
+    assert "jane-lenient" in [c["candidate_id"] for c in found.json()["candidates"]]
+    wrong = httpx.post(
+        f"{server}/v1/candidates/search", json={"required_skills": "Go", "experience_level": "guru"}
+    )
+    _assert_problem(wrong, 422, "'junior', 'mid' or 'senior'")
 
 
 def test_lightrag_down_in_remote_mode_is_503_with_retry_after(tmp_path: Path):

@@ -82,7 +82,23 @@ async def _exercise(session: ClientSession) -> None:
     assert missing.is_error and "nobody" in missing.content[0].text
 
     bad = await session.call_tool("search_by_skills", {"required_skills": [], "top_k": 500})
-    assert bad.is_error
+    assert bad.is_error and "pydantic" not in bad.content[0].text
+    assert "required_skills" in bad.content[0].text and "top_k" in bad.content[0].text
+
+    # arguments as models send them: a comma-separated string, a capitalised level
+    lenient = await session.call_tool(
+        "search_by_skills", {"required_skills": "K8s, AWS", "experience_level": "Senior"}
+    )
+    assert not lenient.is_error, lenient.content[0].text
+    assert lenient.structured_content["candidates"][0]["candidate_id"] == "jane-doe"
+    wrong_level = await session.call_tool(
+        "search_by_skills", {"required_skills": ["K8s"], "experience_level": "guru"}
+    )
+    assert wrong_level.is_error and "'junior', 'mid' or 'senior'" in wrong_level.content[0].text
+    unknown = await session.call_tool(
+        "search_by_skills", {"required_skills": ["K8s"], "location": "Berlin"}
+    )
+    assert unknown.is_error and "unknown argument 'location'" in unknown.content[0].text
 
 
 async def test_stdio(loaded_dir: Path):

@@ -72,6 +72,8 @@ async def test_search_renders_markdown_and_emits_status(tool_server: str):
     assert [e["data"]["done"] for e in events] == [False, True] and all(
         e["type"] == "status" for e in events
     )
+    as_text = await tools.search_candidates_by_skills("K8s, AWS", None, "Senior")  # type: ignore[arg-type]
+    assert "Jane Doe (`jane-doe`)" in as_text
 
 
 async def test_no_match_and_errors_are_readable(tool_server: str):

@@ -9,7 +9,7 @@ one-sentence tool errors.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Literal, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
@@ -19,7 +19,7 @@ from pydantic import Field, ValidationError
 
 from talentrag.adapters.auth import tenant_for
 from talentrag.application import TalentService
-from talentrag.domain import DocumentRecord, ExperienceLevel
+from talentrag.domain import DocumentRecord
 from talentrag.errors import InvalidInput, TalentragError
 from talentrag.policy.levels import BANDS_TEXT
 from talentrag.policy.limits import MAX_TOP_K, MIN_TEXT_CHARS
@@ -66,9 +66,36 @@ def render_search(response: SearchResponse) -> str:
     return "\n".join(lines)
 
 
+class TalentragMCPServer(MCPServer):
+    """MCPServer whose argument errors read like every other adapter's: one sentence.
+
+    Unknown arguments are refused (as HTTP refuses unknown fields) naming the ones the
+    tool takes; the SDK's schema errors are reworded by ``InvalidInput.from_validation``.
+    """
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> Any:
+        """Check the argument names, then run the tool with readable errors."""
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None:
+            known = sorted(tool.parameters.get("properties", {}))
+            unknown = sorted(set(arguments) - set(known))
+            if unknown:
+                raise ToolError(
+                    f"unknown argument '{unknown[0]}'; {name} takes: {', '.join(known)}"
+                )
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(InvalidInput.from_validation(exc.__cause__).message) from exc
+            raise
+
+
 def build_mcp_server(service_of: Callable[[], TalentService]) -> MCPServer:
     """An MCP server whose tools call the application returned by ``service_of()``."""
-    server = MCPServer(name="talentrag", instructions=INSTRUCTIONS)
+    server = TalentragMCPServer(name="talentrag", instructions=INSTRUCTIONS)
 
     @server.tool(
         name="search_by_skills",
@@ -85,35 +112,34 @@ def build_mcp_server(service_of: Callable[[], TalentService]) -> MCPServer:
     async def search_by_skills(
         ctx: Context,
         required_skills: Annotated[
-            list[str], Field(description="Must-have skills (1-20), e.g. ['Python', 'K8s'].")
+            list[str] | str,
+            Field(
+                description="Must-have skills (1-20), e.g. ['Python', 'K8s'] "
+                "(a comma-separated string works too)."
+            ),
         ],
         preferred_skills: Annotated[
-            list[str], Field(description="Nice-to-have skills (0-20); holders rank higher.")
+            list[str] | str, Field(description="Nice-to-have skills (0-20); holders rank higher.")
         ] = [],  # noqa: B006
         experience_level: Annotated[
-            Literal["junior", "mid", "senior"] | None,
-            Field(description=f"{BANDS_TEXT}; omit for any level."),
+            str | None,
+            Field(description=f"One of junior, mid or senior: {BANDS_TEXT}. Omit for any level."),
         ] = None,
         top_k: Annotated[
-            int,
-            Field(
-                ge=1,
-                le=MAX_TOP_K,
-                description=f"How many candidates to return (1-{MAX_TOP_K}, default 5).",
-            ),
+            int, Field(description=f"How many candidates to return (1-{MAX_TOP_K}, default 5).")
         ] = 5,
     ) -> Annotated[CallToolResult, SearchResponse]:
         service = service_of()
 
         async def search() -> SearchResponse:
             try:
-                request = SearchRequest(
-                    required_skills=required_skills,
-                    preferred_skills=preferred_skills,
-                    experience_level=ExperienceLevel(experience_level)
-                    if experience_level
-                    else None,
-                    top_k=top_k,
+                request = SearchRequest.model_validate(
+                    {
+                        "required_skills": required_skills,
+                        "preferred_skills": preferred_skills,
+                        "experience_level": experience_level,
+                        "top_k": top_k,
+                    }
                 )
             except ValidationError as exc:
                 raise InvalidInput.from_validation(exc) from exc

@@ -61,8 +61,8 @@ class Tools:
             await _status(__event_emitter__, "Invalid experience level", done=True)
             return f"experience_level must be one of {', '.join(LEVELS)} (or empty), not '{experience_level}'."
         body = {
-            "required_skills": required_skills,
-            "preferred_skills": preferred_skills or [],
+            "required_skills": _as_list(required_skills),
+            "preferred_skills": _as_list(preferred_skills or []),
             "experience_level": level,
             "top_k": top_k or self.valves.default_top_k,
         }
@@ -99,6 +99,13 @@ class Tools:
             ) from exc
         except ValueError as exc:
             raise TalentragError("the service sent an answer that is not JSON") from exc
+
+
+def _as_list(value: list[str] | str) -> list[str]:
+    """Models sometimes send "Kubernetes, AWS" where a list is asked for."""
+    if isinstance(value, str):
+        return [part.strip() for part in value.replace(";", ",").split(",") if part.strip()]
+    return list(value)
 
 
 class TalentragError(Exception):

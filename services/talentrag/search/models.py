@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from talentrag.config import validate_tenant
@@ -65,6 +67,22 @@ class SearchRequest(BaseModel):
     tenant: str | None = Field(
         None, description="Tenant to search; default from configuration or API key."
     )
+
+    @field_validator("required_skills", "preferred_skills", mode="before")
+    @classmethod
+    def _split_text(cls, value: object) -> object:
+        """Assistants send "Kubernetes, AWS" for a list: split on commas, semicolons, lines."""
+        if isinstance(value, str):
+            return [part for part in re.split(r"[,;\n]", value) if part.strip()]
+        return value
+
+    @field_validator("experience_level", mode="before")
+    @classmethod
+    def _level_any_case(cls, value: object) -> object:
+        """'Senior' and ' senior ' mean senior; an empty string means any level."""
+        if isinstance(value, str):
+            return value.strip().lower() or None
+        return value
 
     @field_validator("required_skills")
     @classmethod

@@ -11,7 +11,7 @@ from typing import Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from talentrag.adapters.http.routes import Service
+from talentrag.adapters.http.routes import Service, Tenant
 
 router = APIRouter()
 
@@ -74,7 +74,9 @@ class EmbeddingResponse(BaseModel):
     response_model=EmbeddingResponse,
     tags=["embeddings"],
 )
-async def create_embeddings(body: EmbeddingRequest, service: Service) -> EmbeddingResponse:
+async def create_embeddings(
+    body: EmbeddingRequest, service: Service, _tenant: Tenant
+) -> EmbeddingResponse:
     """Vectors from the model ingestion used, so a LightRAG Server's queries match the chunks."""
     texts = [body.input] if isinstance(body.input, str) else body.input
     vectors = await service.embed(texts)

@@ -17,9 +17,11 @@ from fastapi import (
     Query,
     Request,
     Response,
+    Security,
     UploadFile,
     status,
 )
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from talentrag.adapters.auth import tenant_for
@@ -46,7 +48,17 @@ def service_of(request: Request) -> TalentService:
     return service
 
 
-def tenant_of(request: Request) -> str:
+# Declared so /openapi.json carries components.securitySchemes (tools such as OpenWebUI
+# read it); the key itself is checked by ``tenant_for``, which accepts either header.
+BEARER = HTTPBearer(auto_error=False, description="An API key from TALENTRAG_API_KEYS.")
+API_KEY = APIKeyHeader(name="X-API-Key", auto_error=False, description="The same key.")
+
+
+def tenant_of(
+    request: Request,
+    _bearer: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)],
+    _key: Annotated[str | None, Security(API_KEY)],
+) -> str:
     """The tenant of the caller's API key; without configured keys, the default tenant."""
     return tenant_for(service_of(request).settings, request.headers)
 
