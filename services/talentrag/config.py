@@ -69,7 +69,12 @@ class Settings(BaseSettings):
     lightrag_connect_timeout_s: float = Field(
         3.0, gt=0, le=60, description="Connect timeout (remote)."
     )
-    lightrag_read_timeout_s: float = Field(15.0, gt=0, le=600, description="Read timeout (remote).")
+    lightrag_read_timeout_s: float = Field(
+        15.0,
+        gt=0,
+        le=600,
+        description="Total time per call to the LightRAG Server, retries included.",
+    )
     lightrag_retries: int = Field(
         2, ge=0, le=10, description="Retries on connection errors and 502/503/504."
     )

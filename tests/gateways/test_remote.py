@@ -159,3 +159,24 @@ async def test_ready_checks_health():
     respx.get(f"{URL}/health").mock(side_effect=httpx.ConnectError("refused"))
     with pytest.raises(GatewayUnavailable):
         await _gateway(retries=0).ready("default")
+
+
+@respx.mock
+async def test_a_stalled_server_is_unavailable_within_one_deadline_for_every_client():
+    import asyncio
+    import time
+
+    async def stall(request: httpx.Request) -> httpx.Response:
+        await asyncio.sleep(30)
+        return httpx.Response(200, json=PAYLOAD)
+
+    respx.post(f"{URL}/query/data").mock(side_effect=stall)
+    gateway = _gateway(read_timeout_s=0.5, retries=2, max_concurrency=8)
+    started = time.monotonic()
+    outcomes = await asyncio.gather(
+        *(gateway.retrieve("default", QUERY) for _ in range(16)), return_exceptions=True
+    )
+    waited = time.monotonic() - started
+    assert all(isinstance(o, GatewayUnavailable) for o in outcomes)
+    assert "within 0.5 s" in str(outcomes[0]) and waited < 5  # not 3 attempts x 8-slot queue
+    await gateway.close()

@@ -1,7 +1,8 @@
 """A LightRAG Server over HTTP: POST /query/data for retrieval, GET /graphs for neighbours.
 
 Connection errors, timeouts and 502/503/504 are retried a bounded number of times
-with exponential backoff and then surface as ``GatewayUnavailable`` (the HTTP API
+with exponential backoff, all within one deadline per call (``read_timeout_s``), and then
+surface as ``GatewayUnavailable`` (the HTTP API
 answers 503 with Retry-After). Anything else the server says wrong is a
 ``GatewayError`` with the status and what to check.
 
@@ -13,7 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 import httpx
 
@@ -29,6 +31,7 @@ from talentrag.gateways.payload import retrieval_from_payload
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
 RETRYABLE_STATUS = {502, 503, 504}
 MAX_GRAPH_NODES = 5000
 
@@ -50,6 +53,7 @@ class RemoteLightRAG(KnowledgeGraphGateway):
     ):
         headers = {"X-API-Key": api_key} if api_key else {}
         timeout = httpx.Timeout(read_timeout_s, connect=connect_timeout_s)
+        self.deadline_s = read_timeout_s
         self.base_url = base_url.rstrip("/")
         self._client = httpx.AsyncClient(
             base_url=self.base_url, headers=headers, timeout=timeout, transport=transport
@@ -57,6 +61,16 @@ class RemoteLightRAG(KnowledgeGraphGateway):
         self._retries = retries
         self._backoff_s = backoff_s
         self._slots = asyncio.Semaphore(max_concurrency)
+
+    async def _within_deadline(self, call: Awaitable[T]) -> T:
+        """One total deadline per gateway call: waiting for a slot, attempts and backoff."""
+        try:
+            async with asyncio.timeout(self.deadline_s):
+                return await call
+        except TimeoutError as exc:
+            raise GatewayUnavailable(
+                f"LightRAG Server at {self.base_url} did not answer within {self.deadline_s:g} s"
+            ) from exc
 
     async def _request(self, method: str, path: str, **kwargs: Any) -> Any:
         last_problem = ""
@@ -96,10 +110,8 @@ class RemoteLightRAG(KnowledgeGraphGateway):
 
     async def retrieve(self, tenant: str, query: RetrievalQuery) -> Retrieval:
         """POST /query/data with the query's keywords, as a typed ``Retrieval``."""
-        payload = await self._request(
-            "POST",
-            "/query/data",
-            json={"query": query.query, **query.params()},
+        payload = await self._within_deadline(
+            self._request("POST", "/query/data", json={"query": query.query, **query.params()})
         )
         if not isinstance(payload, dict) or not isinstance(payload.get("data", {}), dict):
             raise GatewayError("LightRAG Server sent a /query/data answer without a data object")
@@ -112,7 +124,9 @@ class RemoteLightRAG(KnowledgeGraphGateway):
 
     async def neighbours(self, tenant: str, nodes: list[str]) -> dict[str, list[Neighbour]]:
         """One GET /graphs per node, concurrently; the server's tenant is its workspace."""
-        results = await asyncio.gather(*(self._neighbours_of(node) for node in nodes))
+        results = await self._within_deadline(
+            asyncio.gather(*(self._neighbours_of(node) for node in nodes))
+        )
         return dict(zip(nodes, results, strict=True))
 
     async def _neighbours_of(self, node: str) -> list[Neighbour]:
@@ -126,7 +140,7 @@ class RemoteLightRAG(KnowledgeGraphGateway):
 
     async def ready(self, tenant: str) -> None:
         """GET /health; ``GatewayUnavailable`` unless the server reports healthy."""
-        health = await self._request("GET", "/health")
+        health = await self._within_deadline(self._request("GET", "/health"))
         if not isinstance(health, dict) or health.get("status") not in ("healthy", "ok"):
             raise GatewayUnavailable(
                 f"LightRAG Server at {self.base_url} is not healthy: {str(health)[:200]}"
