@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES
@@ -27,6 +27,23 @@ def validate_tenant(tenant: str) -> str:
             "starting with a letter or digit"
         )
     return tenant
+
+
+Scope = Literal["read", "write"]
+
+
+class ApiKey(BaseModel):
+    """What one API key may do: its tenant, and read (search, get, list) and/or write."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tenant: str
+    scopes: frozenset[Scope] = frozenset({"read", "write"})
+
+    @field_validator("tenant")
+    @classmethod
+    def _tenant(cls, value: str) -> str:
+        return validate_tenant(value)
 
 
 class Settings(BaseSettings):
@@ -78,9 +95,10 @@ class Settings(BaseSettings):
     lightrag_retries: int = Field(
         2, ge=0, le=10, description="Retries on connection errors and 502/503/504."
     )
-    api_keys: dict[str, str] = Field(
+    api_keys: dict[str, ApiKey] = Field(
         default_factory=dict,
-        description='HTTP API keys as JSON {"key": "tenant"}; empty = no auth, localhost only.',
+        description='API keys as JSON {"key": "tenant"} (read and write) or '
+        '{"key": {"tenant": "t", "scopes": ["read"]}}; empty = no auth, localhost only.',
     )
     mcp_allowed_hosts: list[str] = Field(
         default_factory=lambda: ["127.0.0.1:*", "localhost:*", "[::1]:*"],
@@ -104,11 +122,15 @@ class Settings(BaseSettings):
     def _tenant(cls, value: str) -> str:
         return validate_tenant(value)
 
-    @field_validator("api_keys")
+    @field_validator("api_keys", mode="before")
     @classmethod
-    def _api_keys(cls, value: dict[str, str]) -> dict[str, str]:
-        for key, tenant in value.items():
-            if len(key) < 16:
+    def _api_keys(cls, value: object) -> object:
+        """A bare tenant string is a key with every scope."""
+        if not isinstance(value, dict):
+            return value
+        for key in value:
+            if len(str(key)) < 16:
                 raise ValueError("every API key needs at least 16 characters")
-            validate_tenant(tenant)
-        return value
+        return {
+            key: {"tenant": spec} if isinstance(spec, str) else spec for key, spec in value.items()
+        }

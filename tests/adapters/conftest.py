@@ -17,6 +17,7 @@ import pytest
 
 KEY_A = "acme-key-0123456789abcdef"
 KEY_B = "globex-key-0123456789abcdef"
+KEY_READ = "acme-read-only-0123456789abcdef"
 
 
 def free_port() -> int:
@@ -70,7 +71,9 @@ def server(tmp_path_factory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def keyed_server(tmp_path_factory) -> Iterator[str]:
-    keys = json.dumps({KEY_A: "acme", KEY_B: "globex"})
+    keys = json.dumps(
+        {KEY_A: "acme", KEY_B: "globex", KEY_READ: {"tenant": "acme", "scopes": ["read"]}}
+    )
     with running_server(
         tmp_path_factory.mktemp("keyed") / "kb", {"TALENTRAG_API_KEYS": keys}
     ) as url:

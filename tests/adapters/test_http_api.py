@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.adapters.conftest import KEY_A, KEY_B, running_server
+from tests.adapters.conftest import KEY_A, KEY_B, KEY_READ, running_server
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "corpus"
 PROBLEM = "application/problem+json"
@@ -384,3 +384,50 @@ def test_the_server_is_the_only_writer_of_its_data_directory(tmp_path: Path):
         )
         assert second.returncode == 2 and "writing to" in second.stderr
         assert httpx.get(f"{url}/v1/candidates").json()["data"] == []
+
+
+def test_a_read_only_key_reads_but_never_writes(keyed_server: str):
+    read = {"Authorization": f"Bearer {KEY_READ}"}
+    text = (FIXTURES / "tom-baker.txt").read_text()
+    writes = [
+        ("put", "/v1/candidates/tom", {"json": {"text": text}}),
+        ("post", "/v1/documents", {"files": {"file": ("tom.txt", text.encode())}}),
+        ("delete", "/v1/candidates/tom", {}),
+    ]
+    for method, path, kwargs in writes:
+        response = httpx.request(method, f"{keyed_server}{path}", headers=read, **kwargs)
+        _assert_problem(response, 403, "'write' scope")
+    search = {"required_skills": ["Kubernetes"]}
+    ok = httpx.post(f"{keyed_server}/v1/candidates/search", json=search, headers=read, timeout=60)
+    assert ok.status_code == 200
+
+
+def test_the_tools_surface_is_read_only_and_keyed(keyed_server: str):
+    spec = httpx.get(f"{keyed_server}/tools/openapi.json").json()
+    operations = {
+        (method.upper(), path): op
+        for path, item in spec["paths"].items()
+        for method, op in item.items()
+    }
+    assert set(operations) == {
+        ("POST", "/search"),
+        ("GET", "/candidates/{candidate_id}"),
+        ("GET", "/candidates"),
+    }
+    assert spec["components"]["securitySchemes"]
+    for op in operations.values():
+        names = {p["name"] for p in op.get("parameters", [])}
+        assert "tenant" not in names
+    body_schema = spec["components"]["schemas"]["SkillQuery"]["properties"]
+    assert "tenant" not in body_schema
+    a = {"Authorization": f"Bearer {KEY_READ}"}
+    text = (FIXTURES / "jane-doe.md").read_text()
+    writer = {"Authorization": f"Bearer {KEY_A}"}
+    httpx.put(f"{keyed_server}/v1/candidates/jane-tools", json={"text": text}, headers=writer)
+    found = httpx.post(
+        f"{keyed_server}/tools/search", json={"required_skills": ["K8s"]}, headers=a, timeout=60
+    )
+    assert "jane-tools" in [c["candidate_id"] for c in found.json()["candidates"]]
+    assert httpx.get(f"{keyed_server}/tools/candidates/jane-tools", headers=a).status_code == 200
+    _assert_problem(httpx.post(f"{keyed_server}/tools/search", json={}), 401, "Bearer")
+    _assert_problem(httpx.delete(f"{keyed_server}/tools/candidates/jane-tools", headers=a), 405, "")

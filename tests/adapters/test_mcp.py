@@ -14,7 +14,7 @@ import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.adapters.conftest import KEY_A, KEY_B, running_server
+from tests.adapters.conftest import KEY_A, KEY_B, KEY_READ, running_server
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "corpus"
 TOOLS = {"search_by_skills", "get_candidate", "ingest_cv"}
@@ -119,7 +119,9 @@ async def test_stdio(loaded_dir: Path):
 
 
 async def test_streamable_http_with_api_keys(loaded_dir: Path, tmp_path: Path):
-    keys = json.dumps({KEY_A: "default", KEY_B: "globex"})
+    keys = json.dumps(
+        {KEY_A: "default", KEY_B: "globex", KEY_READ: {"tenant": "default", "scopes": ["read"]}}
+    )
     with running_server(loaded_dir, {"TALENTRAG_API_KEYS": keys}) as url:
         assert httpx.post(f"{url}/mcp", json={}).status_code == 401
         client = httpx2.AsyncClient(headers={"Authorization": f"Bearer {KEY_A}"}, timeout=60)
@@ -138,3 +140,13 @@ async def test_streamable_http_with_api_keys(loaded_dir: Path, tmp_path: Path):
                 "search_by_skills", {"required_skills": ["Kubernetes"]}
             )
             assert result.structured_content["candidates"] == []  # another tenant sees nothing
+        reader = httpx2.AsyncClient(headers={"Authorization": f"Bearer {KEY_READ}"}, timeout=60)
+        async with (
+            streamable_http_client(f"{url}/mcp", http_client=reader) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            refused = await session.call_tool(
+                "ingest_cv", {"text": "Rita Reader\nSkills: Python and Go.", "candidate_id": "rita"}
+            )
+            assert refused.is_error and "'write' scope" in refused.content[0].text

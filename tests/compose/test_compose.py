@@ -61,14 +61,15 @@ def test_stack_is_wired_as_documented():
     by_type = {c["type"]: c for c in connections}
     assert by_type["mcp"]["url"] == "http://talentrag:8000/mcp"
     assert (
-        by_type["openapi"]["url"] == "http://talentrag:8000"
+        by_type["openapi"]["url"] == "http://talentrag:8000/tools"
         and by_type["openapi"]["path"] == "openapi.json"
     )
-    assert all(c["key"] == _env_example()["TALENTRAG_API_KEY"] for c in connections)
+    assert all(c["key"] == _env_example()["TALENTRAG_ASSISTANT_KEY"] for c in connections)
 
     talentrag = services["talentrag"]["environment"]
     assert json.loads(talentrag["TALENTRAG_API_KEYS"]) == {
-        _env_example()["TALENTRAG_API_KEY"]: "default"
+        _env_example()["TALENTRAG_API_KEY"]: "default",
+        _env_example()["TALENTRAG_ASSISTANT_KEY"]: {"tenant": "default", "scopes": ["read"]},
     }
     assert "talentrag:*" in json.loads(talentrag["TALENTRAG_MCP_ALLOWED_HOSTS"])
     lightrag = services["lightrag"]["environment"]

@@ -19,6 +19,7 @@ from pydantic import Field, ValidationError
 
 from talentrag.adapters.auth import tenant_for
 from talentrag.application import TalentService
+from talentrag.config import Scope
 from talentrag.domain import DocumentRecord
 from talentrag.errors import InvalidInput, TalentragError
 from talentrag.policy.levels import BANDS_TEXT
@@ -34,11 +35,11 @@ INSTRUCTIONS = (
 )
 
 
-def _tenant(service: TalentService, ctx: Context) -> str:
+def _tenant(service: TalentService, ctx: Context, scope: Scope = "read") -> str:
     request = ctx.request_context.request if ctx.request_context else None
-    if request is None:  # stdio: the configured tenant
+    if request is None:  # stdio: the configured tenant, as the local user
         return service.settings.tenant
-    return tenant_for(service.settings, request.headers)
+    return tenant_for(service.settings, request.headers, scope)
 
 
 async def _call(action: Callable[[], Awaitable[T]]) -> T:
@@ -197,7 +198,7 @@ def build_mcp_server(service_of: Callable[[], TalentService]) -> MCPServer:
 
         async def ingest() -> DocumentRecord:
             stored = await service.ingest_text(
-                _tenant(service, ctx),
+                _tenant(service, ctx, "write"),
                 text=text,
                 document_id=candidate_id,
                 source_file=source_file,

@@ -30,7 +30,7 @@ def _clean_skills(values: list[str], field_name: str) -> list[str]:
     return cleaned
 
 
-class SearchRequest(BaseModel):
+class SkillQuery(BaseModel):
     """Skills to find candidates by, an optional level, and how many to return."""
 
     model_config = ConfigDict(
@@ -63,9 +63,6 @@ class SearchRequest(BaseModel):
     )
     top_k: int = Field(
         5, ge=1, le=MAX_TOP_K, description=f"How many candidates to return (1-{MAX_TOP_K})."
-    )
-    tenant: str | None = Field(
-        None, description="Tenant to search; default from configuration or API key."
     )
 
     @field_validator("required_skills", "preferred_skills", mode="before")
@@ -103,6 +100,14 @@ class SearchRequest(BaseModel):
                 f"preferred_skills takes at most {MAX_SKILLS} distinct skills, got {len(cleaned)}"
             )
         return cleaned
+
+
+class SearchRequest(SkillQuery):
+    """A skill query, optionally naming the tenant (it must be the caller's)."""
+
+    tenant: str | None = Field(
+        None, description="Tenant to search; default from configuration or API key."
+    )
 
     @field_validator("tenant")
     @classmethod

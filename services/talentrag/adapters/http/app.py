@@ -16,6 +16,7 @@ from talentrag import __version__
 from talentrag.adapters.http import embeddings, routes
 from talentrag.adapters.http.errors import install_error_handlers
 from talentrag.adapters.http.guard import RequestGuard
+from talentrag.adapters.http.tools import create_tools_app
 from talentrag.adapters.mcp import build_mcp_server
 from talentrag.application import TalentService, open_service
 from talentrag.config import Settings
@@ -37,7 +38,7 @@ def create_app(settings: Settings) -> FastAPI:
             await service.hold_writer()  # the server is the data directory's only writer
             # load the default tenant's graph now, not on the first query
             await service.load(settings.tenant)
-            app.state.service = service
+            app.state.service = tools_app.state.service = service
             try:
                 yield
             finally:
@@ -54,6 +55,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(routes.router)
     app.include_router(embeddings.router)
     app.router.routes.extend(mcp_app.routes)  # POST/GET/DELETE /mcp
+    tools_app = create_tools_app()
+    app.mount("/tools", tools_app)  # read-only surface for assistants, own /tools/openapi.json
     return app
 
 

@@ -12,7 +12,7 @@ import contextlib
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from talentrag.adapters.auth import tenant_for
+from talentrag.adapters.auth import caller_for
 from talentrag.adapters.http.errors import error_response
 from talentrag.config import Settings
 from talentrag.errors import PayloadTooLarge, TalentragError
@@ -41,7 +41,7 @@ class RequestGuard:
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         try:
             if path.startswith("/mcp"):
-                tenant_for(self.settings, headers)
+                caller_for(self.settings, headers)  # the tools check their own scope
             length = headers.get("content-length", "")
             if length.isdigit() and int(length) > self.limit:
                 raise self._too_large()

@@ -59,11 +59,21 @@ def tenant_of(
     _bearer: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)],
     _key: Annotated[str | None, Security(API_KEY)],
 ) -> str:
-    """The tenant of the caller's API key; without configured keys, the default tenant."""
-    return tenant_for(service_of(request).settings, request.headers)
+    """The tenant of a key that may read; without configured keys, the default tenant."""
+    return tenant_for(service_of(request).settings, request.headers, "read")
+
+
+def writer_tenant_of(
+    request: Request,
+    _bearer: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)],
+    _key: Annotated[str | None, Security(API_KEY)],
+) -> str:
+    """The tenant of a key that may write (ingest, replace, delete)."""
+    return tenant_for(service_of(request).settings, request.headers, "write")
 
 
 Tenant = Annotated[str, Depends(tenant_of)]
+WriterTenant = Annotated[str, Depends(writer_tenant_of)]
 Service = Annotated[TalentService, Depends(service_of)]
 
 
@@ -221,7 +231,7 @@ async def upsert_candidate(
     body: CandidateUpsert,
     service: Service,
     response: Response,
-    tenant: Tenant,
+    tenant: WriterTenant,
 ) -> DocumentRecord:
     """Ingest the text under ``candidate_id``; 201 when the id is new."""
     stored = await service.ingest_text(
@@ -247,7 +257,7 @@ async def upsert_candidate(
 async def upload_document(
     service: Service,
     response: Response,
-    tenant: Tenant,
+    tenant: WriterTenant,
     file: Annotated[UploadFile, File(description="The document.")],
     document_type: Annotated[
         DocumentType, Form(description="cv (default), job_description, company_page, job_profile")
@@ -292,7 +302,9 @@ async def get_candidate(
     responses=ERRORS,
     tags=["candidates"],
 )
-async def delete_candidate(candidate_id: CandidateId, service: Service, tenant: Tenant) -> Response:
+async def delete_candidate(
+    candidate_id: CandidateId, service: Service, tenant: WriterTenant
+) -> Response:
     """Remove the candidate from the record store and from LightRAG; 404 when unknown."""
     await service.delete_candidate(tenant, candidate_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
@@ -335,6 +347,13 @@ async def list_candidates(
     ] = None,
 ) -> CandidatePage:
     """Candidates ordered by id; pass next_cursor back until has_more is false."""
+    return await candidate_page(service, tenant, limit, cursor)
+
+
+async def candidate_page(
+    service: TalentService, tenant: str, limit: int, cursor: str | None
+) -> CandidatePage:
+    """One page of candidates for an opaque cursor (REST and /tools alike)."""
     after = _decode_cursor(cursor) if cursor else None
     page = await service.list_candidates(tenant, limit, after)
     last = page.records[-1].id if page.records and page.has_more else None
