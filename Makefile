@@ -73,7 +73,7 @@ lint: $(STAMP)
 # Regenerates the committed sample corpus (deterministic for the seed); showcase/ is hand-written.
 sample-data: $(STAMP)
 	rm -rf $(SAMPLE)/cvs $(SAMPLE)/jobs $(SAMPLE)/ground_truth.jsonl
-	$(PY) -m talentrag.sample_data.generator $(SAMPLE) --n 200 --seed 42 --jobs 5
+	$(PY) -m tests.support.generator $(SAMPLE) --n 200 --seed 42 --jobs 5
 
 clean:
 	rm -rf $(VENV) $(SERVER_VENV) $(INSPECTOR) $(DATA_DIR) .pytest_cache .ruff_cache

@@ -17,14 +17,15 @@ from datetime import date
 from pathlib import Path
 
 from talentrag.config import Settings
-from talentrag.sample_data.generator import generate_corpus
 from tests.benchmarks.queries import load_truth
+from tests.support.generator import generate_corpus
 
 ROOT = Path(__file__).parents[2]
 AS_OF = date(2026, 11, 1)
 
 # Code whose change alters what ingestion writes; a cached build made by other code is rebuilt.
-BUILD_INPUTS = ("ingestion", "gateways", "embeddings", "vocabulary", "store", "sample_data")
+BUILD_INPUTS = ("ingestion", "gateways", "embeddings", "vocabulary", "store")
+GENERATOR = ROOT / "tests" / "support" / "generator"  # and the code that writes the corpus
 
 
 @dataclass(frozen=True)
@@ -39,10 +40,10 @@ def build_fingerprint() -> str:
 
     digest = hashlib.sha256(lightrag.__version__.encode())
     package = ROOT / "services" / "talentrag"
-    for part in BUILD_INPUTS:
-        for path in sorted((package / part).rglob("*")):
+    for folder in [*(package / part for part in BUILD_INPUTS), GENERATOR]:
+        for path in sorted(folder.rglob("*")):
             if path.is_file() and path.suffix in (".py", ".yaml", ".json"):
-                digest.update(path.relative_to(package).as_posix().encode() + path.read_bytes())
+                digest.update(path.relative_to(ROOT).as_posix().encode() + path.read_bytes())
     return digest.hexdigest()[:12]
 
 

@@ -29,7 +29,6 @@ from talentrag import __version__
 from talentrag.domain import MatchKind
 from talentrag.ingestion.analyze import document_id_for
 from talentrag.runtime import open_knowledge_base
-from talentrag.sample_data.generator import generate_corpus
 from talentrag.search import SearchRequest, SearchResponse
 from talentrag.vocabulary import load_vocabulary
 from tests.benchmarks.baselines import BM25Baseline, dense_rank, raw_lightrag_rank
@@ -37,6 +36,7 @@ from tests.benchmarks.corpus import AS_OF, ROOT, built_corpus, peak_rss_mb, run_
 from tests.benchmarks.latency import percentiles
 from tests.benchmarks.queries import Query, load_truth, make_queries
 from tests.benchmarks.search_quality import as_run, qrels
+from tests.support.generator import generate_corpus
 
 RESULTS = ROOT / "docs" / "benchmarks" / "results"
 SYSTEMS = ("talentrag", "bm25", "dense", "lightrag")

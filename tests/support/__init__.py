@@ -1,0 +1,1 @@
+"""Test support code: the synthetic corpus generator (not part of the runtime package)."""
