@@ -120,3 +120,28 @@ def test_installed_console_script():
     script = Path(sys.executable).parent / "talentrag"
     result = subprocess.run([str(script), "--help"], capture_output=True, text=True)
     assert result.returncode == 0 and "ingest" in result.stdout
+
+
+def test_files_with_one_name_are_different_people(tmp_path: Path):
+    export = tmp_path / "export"
+    people = {
+        "cand-101/CV.txt": "Thomas Baker\nSenior accountant since 2010. Skills: IFRS, Excel.",
+        "cand-102/cv.txt": "Maya Patel\nData engineer, 2019 - present. Skills: Python, Spark.",
+        "Müller.txt": "Hans Müller\nElectrician, 2012 - present. Skills: AutoCAD.",
+        "Mäller.txt": "Eva Mäller\nNurse, 2015 - present. Skills: Wound Care.",
+        "张伟.txt": "Zhang Wei\nEngineer, 2018 - present. Skills: Java, Spring.",
+        "Иван.txt": "Ivan Petrov\nDeveloper, 2016 - present. Skills: Go, Docker.",
+    }
+    for name, text in people.items():
+        (export / name).parent.mkdir(parents=True, exist_ok=True)
+        (export / name).write_text(text)
+    data_dir = tmp_path / "kb"
+    first = _run("ingest", str(export), "--quiet", data_dir=data_dir)
+    assert "6 ingested" in first.stdout, first.stdout + first.stderr
+    again = _run("ingest", str(export), "--quiet", data_dir=data_dir)
+    assert "6 skipped" in again.stdout  # the same files again: no new ids, nothing replaced
+    listed = json.loads(_run("candidates", "--json", data_dir=data_dir).stdout)
+    assert sorted(c["name"] for c in listed) == sorted(t.split("\n")[0] for t in people.values())
+    ids = {c["name"]: c["id"] for c in listed}
+    assert ids["Hans Müller"] == "muller" and ids["Eva Mäller"] == "maller"
+    assert ids["Ivan Petrov"] == "ivan" and ids["Zhang Wei"] == "zhangwei"

@@ -21,8 +21,8 @@ import numpy as np
 from talentrag.config import Settings
 from talentrag.domain import DocumentRecord, DocumentType
 from talentrag.embeddings import Embedder
-from talentrag.errors import InvalidInput, NotFound, PayloadTooLarge, PermissionDenied
-from talentrag.ingestion.analyze import document_id_for
+from talentrag.errors import Conflict, InvalidInput, NotFound, PayloadTooLarge, PermissionDenied
+from talentrag.ingestion.analyze import content_hash, document_id_for
 from talentrag.ingestion.pipeline import (
     IngestResult,
     Outcome,
@@ -157,12 +157,22 @@ class TalentService:
         filename: str,
         document_type: DocumentType = DocumentType.CV,
         document_id: str | None = None,
+        replace: bool = False,
     ) -> StoredDocument:
-        """Create or replace one document from a file's bytes (txt, md, pdf, docx)."""
+        """Create or replace one document from a file's bytes (txt, md, pdf, docx).
+
+        Without ``document_id`` the id comes from the file name, and ATS exports name
+        thousands of files ``CV.pdf``: a different document under a taken id is a
+        ``Conflict`` unless ``replace`` says to replace it. The same document again is
+        simply unchanged.
+        """
         self._check_size(len(data))
         basename = Path(filename or "upload.txt").name
+        named_by_caller = document_id is not None
         document_id = validate_document_id(document_id or document_id_for(Path(basename)))
         text = extract_text(data, basename, self.settings.max_upload_bytes)
+        if not named_by_caller and not replace:
+            await self._refuse_to_overwrite(tenant, document_id, text, document_type)
         source = SourceDocument(
             text=text, document_id=document_id, source_file=basename, document_type=document_type
         )
@@ -213,6 +223,16 @@ class TalentService:
         self.kb.ingestor.writer_lock.release()
 
     # -- internals ------------------------------------------------------------------
+    async def _refuse_to_overwrite(
+        self, tenant: str, document_id: str, text: str, document_type: DocumentType
+    ) -> None:
+        stored = (await self.kb.store.versions(tenant, [document_id])).get(document_id)
+        if stored is not None and stored.content_hash != content_hash(text, document_type):
+            raise Conflict(
+                f"A different document is already stored as '{document_id}'. Send document_id "
+                "(your ATS id) to store this one beside it, or replace=true to replace it."
+            )
+
     def _check_size(self, size: int) -> None:
         limit = self.settings.max_upload_bytes
         if size > limit:

@@ -26,6 +26,7 @@ from talentrag.application import expand_paths, open_service
 from talentrag.config import Settings
 from talentrag.domain import DocumentRecord, DocumentType, ExperienceLevel
 from talentrag.errors import ConfigurationError, InvalidInput, TalentragError
+from talentrag.ingestion.analyze import document_id_for
 from talentrag.ingestion.pipeline import IngestResult, Outcome
 from talentrag.policy.limits import MAX_TOP_K
 from talentrag.runtime import writer_lock
@@ -160,6 +161,12 @@ def _print_ingest_summary(results: list[IngestResult]) -> None:
     for result in results:
         if result.outcome is Outcome.FAILED:
             console.print(f"  failed  {result.source}: {result.reason}")
+        elif result.document_id and result.document_id != document_id_for(Path(result.source)):
+            console.print(
+                f"  {result.source} stored as {result.document_id} "
+                f"(another file already has the id {document_id_for(Path(result.source))})",
+                highlight=False,
+            )
 
 
 # -- inspection -----------------------------------------------------------------------

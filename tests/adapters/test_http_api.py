@@ -431,3 +431,29 @@ def test_the_tools_surface_is_read_only_and_keyed(keyed_server: str):
     assert httpx.get(f"{keyed_server}/tools/candidates/jane-tools", headers=a).status_code == 200
     _assert_problem(httpx.post(f"{keyed_server}/tools/search", json={}), 401, "Bearer")
     _assert_problem(httpx.delete(f"{keyed_server}/tools/candidates/jane-tools", headers=a), 405, "")
+
+
+def test_two_people_uploaded_as_cv_never_replace_each_other(server: str):
+    thomas = b"Thomas Baker\nSenior accountant since 2010. Skills: IFRS, Excel."
+    maya = b"Maya Patel\nData engineer, 2019 - present. Skills: Python, Spark."
+    first = httpx.post(f"{server}/v1/documents", files={"file": ("CV.txt", thomas)}, timeout=60)
+    assert first.status_code == 201 and first.json()["id"] == "cv"
+    again = httpx.post(f"{server}/v1/documents", files={"file": ("CV.txt", thomas)}, timeout=60)
+    assert again.status_code == 200  # the same document: unchanged
+    clash = httpx.post(f"{server}/v1/documents", files={"file": ("cv.txt", maya)}, timeout=60)
+    _assert_problem(clash, 409, "document_id")
+    assert httpx.get(f"{server}/v1/candidates/cv").json()["name"] == "Thomas Baker"
+    beside = httpx.post(
+        f"{server}/v1/documents",
+        files={"file": ("cv.txt", maya)},
+        data={"document_id": "maya-17"},
+        timeout=60,
+    )
+    assert beside.status_code == 201
+    replaced = httpx.post(
+        f"{server}/v1/documents",
+        files={"file": ("cv.txt", maya)},
+        data={"replace": "true"},
+        timeout=60,
+    )
+    assert replaced.status_code == 200 and replaced.json()["name"] == "Maya Patel"

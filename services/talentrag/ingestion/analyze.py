@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from anyascii import anyascii
+
 from talentrag.domain import ChunkRef, DocumentRecord, DocumentType
 from talentrag.ingestion.cv_parser import parse_cv, split_sections
 from talentrag.ingestion.skills import extract_skills
@@ -19,9 +21,18 @@ _NOT_SKILL_TEXT = re.compile(r"\S+@\S+|https?://\S+|www\.\S+|\+?\d[\d ()-]{7,}\d
 
 
 def document_id_for(path: Path) -> str:
-    """Stable id from a file name: re-ingesting the same file replaces its record."""
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", path.stem).strip("-._").lower()
-    return (slug or "document")[:128]
+    """Stable id from a file name, transliterated ('Müller' -> 'muller', 'Иван' -> 'ivan')."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", anyascii(path.stem)).strip("-._").lower()
+    return slug[:128] if slug else f"document-{_short_hash(path.stem)}"
+
+
+def distinct_id(document_id: str, origin: str) -> str:
+    """The id of a second file whose name gives the same id as another file's."""
+    return f"{document_id[:119]}-{_short_hash(origin)}"
+
+
+def _short_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", errors="replace")).hexdigest()[:8]
 
 
 def content_hash(text: str, document_type: DocumentType) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
@@ -26,6 +26,8 @@ from talentrag.ingestion.analyze import (
     Chunk,
     analyze_document,
     chunk_content,
+    content_hash,
+    distinct_id,
     document_id_for,
 )
 from talentrag.ingestion.graph import build_custom_kg, merge_kgs
@@ -67,6 +69,9 @@ class SourceDocument:
     document_type: DocumentType = DocumentType.CV
     name: str | None = None
     origin: str = ""
+    """How the user named the source (a path as given), for reports."""
+    location: str | None = None
+    """The resolved file path, which keeps two files with one name apart; None for texts."""
 
 
 ProgressCallback = Callable[[], None]  # called once per file, when it has been read and analysed
@@ -123,11 +128,15 @@ class Ingestor:
         results: list[IngestResult] = []
         async with self._writing():
             await self._recover(tenant)
-            seen: dict[str, str] = {}
+            owners: dict[str, tuple[str, str]] = {}
             for start in range(0, len(files), self.batch_size):
-                sources, failures = self._read_batch(
-                    files[start : start + self.batch_size], document_type, seen, progress
-                )
+                batch = files[start : start + self.batch_size]
+                sources, failures = self._read_batch(batch, document_type, progress)
+                sources, copies = await self._assign_ids(tenant, sources, owners)
+                failures += copies
+                if progress:
+                    for _ in copies:
+                        progress()
                 results += failures + await self._ingest_batch(tenant, sources, progress)
         return results
 
@@ -160,33 +169,63 @@ class Ingestor:
         self,
         files: list[Path],
         document_type: DocumentType,
-        seen: dict[str, str],
         progress: ProgressCallback | None = None,
     ) -> tuple[list[SourceDocument], list[IngestResult]]:
+        """Read each file (its id still the one its name gives); a failure fails that file."""
         sources, failures = [], []
         for path in files:
             document_id = document_id_for(path)
             reason = None
-            if document_id in seen:
-                reason = f"same id {document_id!r} as {seen[document_id]}; rename one of the files"
-            else:
-                try:
-                    text = read_document(path, self.max_document_bytes)
-                except DocumentError as exc:
-                    reason = f"{exc.reason}: {exc}"
-                except Exception as exc:  # a reader bug must not abort the other files
-                    log.warning("reading a file failed: %s", type(exc).__name__)
-                    reason = f"unreadable: {type(exc).__name__} while reading the file"
+            try:
+                text = read_document(path, self.max_document_bytes)
+            except DocumentError as exc:
+                reason = f"{exc.reason}: {exc}"
+            except Exception as exc:  # a reader bug must not abort the other files
+                log.warning("reading a file failed: %s", type(exc).__name__)
+                reason = f"unreadable: {type(exc).__name__} while reading the file"
             if reason is not None:
                 failures.append(IngestResult(str(path), Outcome.FAILED, document_id, reason))
                 if progress:
                     progress()
                 continue
-            seen[document_id] = str(path)
-            sources.append(
-                SourceDocument(text, document_id, path.name, document_type, origin=str(path))
-            )
+            source = SourceDocument(text, document_id, path.name, document_type, origin=str(path))
+            sources.append(replace(source, location=str(path.resolve())))
         return sources, failures
+
+    async def _assign_ids(
+        self, tenant: str, sources: list[SourceDocument], owners: dict[str, tuple[str, str]]
+    ) -> tuple[list[SourceDocument], list[IngestResult]]:
+        """Each file keeps the id its name gives, unless a different document owns that id.
+
+        The same file (same resolved path) or the same content keeps the id, so
+        re-ingesting updates or skips; a different document whose name gives a taken id
+        gets the id plus a short hash of its path, so two people's ``CV.pdf`` never
+        replace each other. ``owners`` maps ids to (path, content hash) across the
+        batches of one run; stored rows without a path (texts sent over HTTP, or stored
+        before paths were kept) do not claim their id. A second copy of a document in
+        the same run is skipped.
+        """
+        stored = await self.store.versions(tenant, sorted({s.document_id for s in sources}))
+        assigned, copies = [], []
+        for source in sources:
+            location = source.location or ""
+            digest = content_hash(source.text, source.document_type)
+            in_run = owners.get(source.document_id)
+            owner = in_run
+            if owner is None and source.document_id in stored:
+                version = stored[source.document_id]
+                owner = (version.origin, version.content_hash) if version.origin else None
+            if owner is not None and location != owner[0] and digest == owner[1] and in_run:
+                reason = f"the same document as {in_run[0]}"
+                copies.append(
+                    IngestResult(source.origin, Outcome.SKIPPED, source.document_id, reason)
+                )
+                continue
+            if owner is not None and location != owner[0] and digest != owner[1]:
+                source = replace(source, document_id=distinct_id(source.document_id, location))
+            owners.setdefault(source.document_id, (location, digest))
+            assigned.append(source)
+        return assigned, copies
 
     async def _ingest_batch(
         self, tenant: str, sources: list[SourceDocument], progress: ProgressCallback | None = None
@@ -218,7 +257,8 @@ class Ingestor:
             outcome = Outcome.UPDATED if stored else Outcome.INGESTED
             analyzed.append((doc, source.text, outcome))
         if analyzed:
-            await self._write(tenant, [(doc, text) for doc, text, _ in analyzed])
+            locations = {s.document_id: s.location for s in sources if s.location}
+            await self._write(tenant, [(doc, text) for doc, text, _ in analyzed], locations)
             origins = {s.document_id: s.origin or s.source_file for s in sources}
             results += [
                 IngestResult(origins[d.record.id], Outcome(o), d.record.id) for d, _, o in analyzed
@@ -236,8 +276,15 @@ class Ingestor:
             name=source.name,
         )
 
-    async def _write(self, tenant: str, documents: list[tuple[AnalyzedDocument, str]]) -> None:
-        stale = await self.store.stage(tenant, [(doc.record, text) for doc, text in documents])
+    async def _write(
+        self,
+        tenant: str,
+        documents: list[tuple[AnalyzedDocument, str]],
+        locations: dict[str, str] | None = None,
+    ) -> None:
+        stale = await self.store.stage(
+            tenant, [(doc.record, text) for doc, text in documents], locations
+        )
         await self.graph.write(
             tenant, await self._graph_write(tenant, [d for d, _ in documents], stale)
         )

@@ -27,11 +27,13 @@ class RowStatus(StrEnum):
 
 @dataclass(frozen=True)
 class StoredVersion:
-    """What ingestion needs to skip an unchanged document: its hash and status."""
+    """What ingestion needs to skip an unchanged document and keep identities apart."""
 
     id: str
     content_hash: str
     status: RowStatus
+    origin: str | None = None
+    """Where the document was read from (a resolved file path); None when sent as text."""
 
 
 @dataclass
@@ -100,9 +102,12 @@ class CandidateStore(ABC):
 
     @abstractmethod
     async def stage(
-        self, tenant: str, documents: list[tuple[DocumentRecord, str]]
+        self,
+        tenant: str,
+        documents: list[tuple[DocumentRecord, str]],
+        origins: dict[str, str] | None = None,
     ) -> dict[str, list[str]]:
-        """Record new versions (record, full text) as pending.
+        """Record new versions (record, full text, and per id where it was read) as pending.
 
         Returns, per id, the LightRAG chunk ids of the versions being replaced.
         """

@@ -120,6 +120,9 @@ class SQLiteCandidateStore(CandidateStore):
             await self._db.execute(
                 "ALTER TABLE document_skills ADD COLUMN mentions INTEGER NOT NULL DEFAULT 0"
             )
+        async with self._db.execute("PRAGMA table_info(documents)") as cursor:
+            if "origin" not in {row[1] async for row in cursor}:
+                await self._db.execute("ALTER TABLE documents ADD COLUMN origin TEXT")
         await self._db.executescript(RANKING_INDEXES)
         await self._db.commit()
 
@@ -135,11 +138,11 @@ class SQLiteCandidateStore(CandidateStore):
         for chunk in _batches(ids):
             marks = ",".join("?" * len(chunk))
             async with self.db.execute(
-                f"SELECT id, content_hash, status FROM documents WHERE tenant=? AND id IN ({marks})",
+                f"SELECT id, content_hash, status, origin FROM documents WHERE tenant=? AND id IN ({marks})",
                 [tenant, *chunk],
             ) as cursor:
                 async for row in cursor:
-                    found[row[0]] = StoredVersion(row[0], row[1], RowStatus(row[2]))
+                    found[row[0]] = StoredVersion(row[0], row[1], RowStatus(row[2]), row[3])
         return found
 
     async def get(self, tenant: str, document_id: str) -> DocumentRecord | None:
@@ -228,7 +231,10 @@ class SQLiteCandidateStore(CandidateStore):
             return [_record(row) async for row in cursor]
 
     async def stage(
-        self, tenant: str, documents: list[tuple[DocumentRecord, str]]
+        self,
+        tenant: str,
+        documents: list[tuple[DocumentRecord, str]],
+        origins: dict[str, str] | None = None,
     ) -> dict[str, list[str]]:
         """Upsert the rows as pending, replace their skill rows, and remember stale chunk ids."""
         now = _now()
@@ -252,6 +258,7 @@ class SQLiteCandidateStore(CandidateStore):
                     json.dumps(stale[record.id]),
                     record.model_dump_json(),
                     text,
+                    (origins or {}).get(record.id),
                     now,
                     now,
                 )
@@ -262,14 +269,17 @@ class SQLiteCandidateStore(CandidateStore):
             ]
         await self.db.executemany(
             """INSERT INTO documents (tenant, id, document_type, name, source_file, content_hash,
-                   level, years, status, stale_chunk_ids, record, text, created_at, updated_at)
-               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                   level, years, status, stale_chunk_ids, record, text, origin, created_at,
+                   updated_at)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
                ON CONFLICT (tenant, id) DO UPDATE SET
                    document_type=excluded.document_type, name=excluded.name,
                    source_file=excluded.source_file, content_hash=excluded.content_hash,
                    level=excluded.level, years=excluded.years, status=excluded.status,
                    stale_chunk_ids=excluded.stale_chunk_ids,
-                   record=excluded.record, text=excluded.text, updated_at=excluded.updated_at""",
+                   record=excluded.record, text=excluded.text,
+                   origin=COALESCE(excluded.origin, documents.origin),
+                   updated_at=excluded.updated_at""",
             rows,
         )
         await self.db.executemany(

@@ -35,7 +35,7 @@ from talentrag.search import SearchRequest, SearchResponse
 router = APIRouter()
 ERRORS: dict[int | str, dict[str, object]] = {
     code: {"model": Problem, "content": {"application/problem+json": {}}}
-    for code in (400, 401, 403, 404, 413, 415, 422, 503)
+    for code in (400, 401, 403, 404, 409, 413, 415, 422, 503)
 }
 CandidateId = Annotated[
     str, Path(description="Your id for the candidate (ATS id).", examples=["cv-00042"])
@@ -249,7 +249,9 @@ async def upsert_candidate(
     "/v1/documents",
     operation_id="upload_document",
     summary="Upload a CV or another document (txt, md, pdf, docx)",
-    description="The id defaults to the file name without extension. 201 when created, 200 when replaced or unchanged.",
+    description="The id defaults to the file name without extension (transliterated). 201 when "
+    "created, 200 when replaced or unchanged, 409 when a different document already has that id "
+    "(send document_id, or replace=true).",
     response_model=DocumentRecord,
     responses=ERRORS,
     tags=["documents"],
@@ -264,8 +266,15 @@ async def upload_document(
     ] = DocumentType.CV,
     document_id: Annotated[
         str | None,
-        Form(description="Id to store it under.", examples=["jane-doe"]),
+        Form(description="Id to store it under (your ATS id).", examples=["jane-doe"]),
     ] = None,
+    replace: Annotated[
+        bool,
+        Form(
+            description="Without document_id: replace a different document stored under the "
+            "id the file name gives (409 otherwise)."
+        ),
+    ] = False,
 ) -> DocumentRecord:
     """Read, convert and ingest an uploaded file; 201 when the id is new."""
     data = await file.read(service.settings.max_upload_bytes + 1)
@@ -275,6 +284,7 @@ async def upload_document(
         filename=file.filename or "upload.txt",
         document_type=document_type,
         document_id=document_id,
+        replace=replace,
     )
     return _stored(stored, response)
 
