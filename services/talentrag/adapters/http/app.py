@@ -15,7 +15,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from talentrag import __version__
 from talentrag.adapters.http import embeddings, routes
 from talentrag.adapters.http.errors import install_error_handlers
-from talentrag.adapters.http.guard import RequestGuard
+from talentrag.adapters.http.guard import MULTIPART_ALLOWANCE, RequestGuard
 from talentrag.adapters.http.tools import create_tools_app
 from talentrag.adapters.mcp import build_mcp_server
 from talentrag.application import TalentService, open_service
@@ -27,6 +27,8 @@ def create_app(settings: Settings) -> FastAPI:
     mcp_server = build_mcp_server(lambda: _service(app))
     mcp_app = mcp_server.streamable_http_app(
         streamable_http_path="/mcp",
+        # the guard's limit applies (problem+json 413), not the SDK's own 4 MiB
+        max_request_body_size=settings.max_upload_bytes + MULTIPART_ALLOWANCE,
         transport_security=TransportSecuritySettings(
             allowed_hosts=settings.mcp_allowed_hosts, allowed_origins=settings.mcp_allowed_origins
         ),
