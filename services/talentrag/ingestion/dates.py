@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from talentrag.ingestion.intervals import merge_intervals
+
 MONTHS = {
     "jan": 1,
     "feb": 2,
@@ -120,12 +122,5 @@ def experience_claims(text: str) -> list[float]:
 
 def union_years(spans: list[tuple[date, date]]) -> float:
     """Length of the union of intervals (overlapping roles count once)."""
-    total_days = 0
-    merged: list[tuple[date, date]] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
-        else:
-            merged.append((start, end))
-    total_days = sum((end - start).days for start, end in merged)
+    total_days = sum((end - start).days for start, end in merge_intervals(spans))
     return total_days / 365.25

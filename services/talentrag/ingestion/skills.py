@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from talentrag.domain import Evidence, HeldSkill, MatchKind, RejectedMention
+from talentrag.ingestion.intervals import merge_intervals
 from talentrag.policy.credits import HELD_CONFIDENCE
 from talentrag.policy.limits import MAX_EVIDENCE, MAX_EVIDENCE_CHARS
 from talentrag.vocabulary.tokens import Token, tokenize
@@ -90,12 +91,7 @@ class _Spans:
     """Character spans (merged) with an O(log n) membership test."""
 
     def __init__(self, spans: Sequence[tuple[int, int]]):
-        merged: list[tuple[int, int]] = []
-        for start, end in sorted(spans):
-            if merged and start <= merged[-1][1]:
-                merged[-1] = (merged[-1][0], max(merged[-1][1], end))
-            else:
-                merged.append((start, end))
+        merged = merge_intervals(list(spans))
         self.starts = [s for s, _ in merged]
         self.ends = [e for _, e in merged]
 
@@ -211,9 +207,11 @@ def sentence_span(text: str, start: int, end: int) -> tuple[int, int]:
     return _Document(text, []).sentence_span(start, end)
 
 
-def evidence_span(document: _Document, mention: Mention) -> tuple[int, int]:
+def evidence_span(
+    document: _Document, mention: Mention, sentence: tuple[int, int]
+) -> tuple[int, int]:
     """The mention's sentence, cut to at most ``MAX_EVIDENCE_CHARS`` around it at word breaks."""
-    left, right = document.sentence_span(mention.start, mention.end)
+    left, right = sentence
     if right - left <= MAX_EVIDENCE_CHARS:
         return left, right
     room = max(0, MAX_EVIDENCE_CHARS - (mention.end - mention.start))
@@ -229,12 +227,11 @@ def evidence_span(document: _Document, mention: Mention) -> tuple[int, int]:
     return left, right
 
 
-def _rejection_reason(document: _Document, index: int) -> str | None:
+def _rejection_reason(document: _Document, index: int, sentence_start: int) -> str | None:
     """'negated' / 'aspirational' when a cue governs this mention, else None."""
     mention = document.mentions[index]
     if TRAILING_ASPIRATION.match(document.text, mention.end):
         return "aspirational"
-    sentence_start, _ = document.sentence_span(mention.start, mention.end)
     clause_start = document.clause_start(sentence_start, mention.start)
     cue = document.last_cue(clause_start, mention.start)
     if cue is None or not _governed(document, cue.end, index):
@@ -263,11 +260,12 @@ def extract_skills(
     held: dict[str, HeldSkill] = {}
     rejected: dict[str, RejectedMention] = {}
     for index, mention in enumerate(mentions):
-        start, end = evidence_span(document, mention)
+        sentence = document.sentence_span(mention.start, mention.end)
+        start, end = evidence_span(document, mention, sentence)
         evidence = Evidence(
             text=text[start:end], source_file=source_file, start=start, end=end, skill=mention.skill
         )
-        reason = _rejection_reason(document, index)
+        reason = _rejection_reason(document, index, sentence[0])
         if reason:
             rejected.setdefault(
                 mention.skill,
