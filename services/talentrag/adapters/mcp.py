@@ -8,8 +8,8 @@ one-sentence tool errors.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, TypeVar
+from collections.abc import Callable
+from typing import Annotated, Any
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
@@ -26,8 +26,6 @@ from talentrag.policy.levels import BANDS_TEXT
 from talentrag.policy.limits import MAX_TOP_K, MIN_TEXT_CHARS
 from talentrag.search import SearchRequest, SearchResponse
 
-T = TypeVar("T")
-
 INSTRUCTIONS = (
     "Search a recruiter's candidate knowledge base by skills. Use search_by_skills with the "
     "must-have skills as required_skills and nice-to-haves as preferred_skills; aliases work "
@@ -40,14 +38,6 @@ def _tenant(service: TalentService, ctx: Context, scope: Scope = "read") -> str:
     if request is None:  # stdio: the configured tenant, as the local user
         return service.settings.tenant
     return tenant_for(service.settings, request.headers, scope)
-
-
-async def _call(action: Callable[[], Awaitable[T]]) -> T:
-    """Run one tool's work; talentrag's errors become the tool error's one sentence."""
-    try:
-        return await action()
-    except TalentragError as exc:
-        raise ToolError(exc.message) from exc
 
 
 def render_search(response: SearchResponse) -> str:
@@ -68,10 +58,12 @@ def render_search(response: SearchResponse) -> str:
 
 
 class TalentragMCPServer(MCPServer):
-    """MCPServer whose argument errors read like every other adapter's: one sentence.
+    """MCPServer that maps talentrag's errors once, for every tool: one sentence each.
 
     Unknown arguments are refused (as HTTP refuses unknown fields) naming the ones the
-    tool takes; the SDK's schema errors are reworded by ``InvalidInput.from_validation``.
+    tool takes; schema errors (the SDK's or a request model's) are worded by
+    ``InvalidInput.from_validation``; a ``TalentragError`` raised by a tool becomes its
+    message. Anything else stays the SDK's generic crash message.
     """
 
     async def call_tool(
@@ -89,8 +81,11 @@ class TalentragMCPServer(MCPServer):
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
-            if isinstance(exc.__cause__, ValidationError):
-                raise ToolError(InvalidInput.from_validation(exc.__cause__).message) from exc
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):
+                cause = InvalidInput.from_validation(cause)
+            if isinstance(cause, TalentragError):
+                raise ToolError(cause.message) from exc
             raise
 
 
@@ -131,22 +126,15 @@ def build_mcp_server(service_of: Callable[[], TalentService]) -> MCPServer:
         ] = 5,
     ) -> Annotated[CallToolResult, SearchResponse]:
         service = service_of()
-
-        async def search() -> SearchResponse:
-            try:
-                request = SearchRequest.model_validate(
-                    {
-                        "required_skills": required_skills,
-                        "preferred_skills": preferred_skills,
-                        "experience_level": experience_level,
-                        "top_k": top_k,
-                    }
-                )
-            except ValidationError as exc:
-                raise InvalidInput.from_validation(exc) from exc
-            return await service.search(request, _tenant(service, ctx))
-
-        response = await _call(search)
+        request = SearchRequest.model_validate(
+            {
+                "required_skills": required_skills,
+                "preferred_skills": preferred_skills,
+                "experience_level": experience_level,
+                "top_k": top_k,
+            }
+        )
+        response = await service.search(request, _tenant(service, ctx))
         return CallToolResult(
             content=[TextContent(type="text", text=render_search(response))],
             structured_content=response.model_dump(mode="json"),
@@ -164,7 +152,7 @@ def build_mcp_server(service_of: Callable[[], TalentService]) -> MCPServer:
         candidate_id: Annotated[str, Field(description="The candidate_id from search_by_skills.")],
     ) -> DocumentRecord:
         service = service_of()
-        return await _call(lambda: service.get_candidate(_tenant(service, ctx), candidate_id))
+        return await service.get_candidate(_tenant(service, ctx), candidate_id)
 
     @server.tool(
         name="ingest_cv",
@@ -195,17 +183,13 @@ def build_mcp_server(service_of: Callable[[], TalentService]) -> MCPServer:
         ] = None,
     ) -> DocumentRecord:
         service = service_of()
-
-        async def ingest() -> DocumentRecord:
-            stored = await service.ingest_text(
-                _tenant(service, ctx, "write"),
-                text=text,
-                document_id=candidate_id,
-                source_file=source_file,
-                name=name,
-            )
-            return stored.record
-
-        return await _call(ingest)
+        stored = await service.ingest_text(
+            _tenant(service, ctx, "write"),
+            text=text,
+            document_id=candidate_id,
+            source_file=source_file,
+            name=name,
+        )
+        return stored.record
 
     return server
