@@ -50,6 +50,13 @@ def validate_document_id(document_id: str) -> str:
     return document_id
 
 
+def require_paths(paths: Sequence[Path]) -> None:
+    """``InvalidInput`` naming every path that does not exist (checked before any work)."""
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise InvalidInput(f"no such file or folder: {', '.join(missing)}")
+
+
 @dataclass(frozen=True)
 class StoredDocument:
     """A document as stored after a write; ``created`` is False when replaced or unchanged."""
@@ -166,11 +173,10 @@ class TalentService:
         ``Conflict`` unless ``replace`` says to replace it. The same document again is
         simply unchanged.
         """
-        self._check_size(len(data))
         basename = Path(filename or "upload.txt").name
         named_by_caller = document_id is not None
         document_id = validate_document_id(document_id or document_id_for(Path(basename)))
-        text = extract_text(data, basename, self.settings.max_upload_bytes)
+        text = extract_text(data, basename, self.settings.max_upload_bytes)  # size checked there
         if not named_by_caller and not replace:
             await self._refuse_to_overwrite(tenant, document_id, text, document_type)
         source = SourceDocument(
@@ -186,9 +192,7 @@ class TalentService:
         progress: ProgressCallback | None = None,
     ) -> list[IngestResult]:
         """Files and folders; a bad file is reported in its result and never stops the batch."""
-        missing = [str(p) for p in paths if not p.exists()]
-        if missing:
-            raise InvalidInput(f"no such file or folder: {', '.join(missing)}")
+        require_paths(paths)
         return await self.kb.ingestor.ingest_paths(list(paths), tenant, document_type, progress)
 
     async def delete(self, tenant: str, document_ids: Sequence[str]) -> list[str]:
@@ -261,5 +265,6 @@ __all__ = [
     "TalentService",
     "expand_paths",
     "open_service",
+    "require_paths",
     "validate_document_id",
 ]

@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from talentrag.application import expand_paths, open_service
+from talentrag.application import expand_paths, open_service, require_paths
 from talentrag.config import Settings
 from talentrag.domain import DocumentRecord, DocumentType, ExperienceLevel
 from talentrag.errors import ConfigurationError, InvalidInput, TalentragError
@@ -125,9 +125,7 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 # -- ingest ---------------------------------------------------------------------------
 async def _ingest(args: argparse.Namespace, settings: Settings) -> int:
-    missing = [str(p) for p in args.paths if not p.exists()]
-    if missing:  # before opening anything
-        raise InvalidInput(f"no such file or folder: {', '.join(missing)}")
+    require_paths(args.paths)  # before opening anything
     files = expand_paths(args.paths)
     async with open_service(settings, as_of=args.as_of) as service:
         with _progress(args.quiet) as progress:

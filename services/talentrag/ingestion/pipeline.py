@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from datetime import date
 from enum import StrEnum
@@ -126,7 +125,7 @@ class Ingestor:
         """Ingest files and folders in batches; unreadable files fail alone, the rest go on."""
         files = expand_paths(paths)
         results: list[IngestResult] = []
-        async with self._writing():
+        async with self.writer_lock.writing():
             await self._recover(tenant)
             owners: dict[str, tuple[str, str]] = {}
             for start in range(0, len(files), self.batch_size):
@@ -144,13 +143,13 @@ class Ingestor:
         self, tenant: str, sources: list[SourceDocument]
     ) -> list[IngestResult]:
         """Ingest already-read documents (the HTTP API's path); durable when it returns."""
-        async with self._writing():
+        async with self.writer_lock.writing():
             await self._recover(tenant)
             return await self._ingest_batch(tenant, sources)
 
     async def delete(self, tenant: str, ids: list[str]) -> list[str]:
         """Remove documents from both stores; returns the ids that existed."""
-        async with self._writing():
+        async with self.writer_lock.writing():
             await self._recover(tenant)
             existing = await self.store.stage_deletion(tenant, ids)
             if existing:
@@ -162,9 +161,6 @@ class Ingestor:
             return existing
 
     # -- internals ------------------------------------------------------------------
-    def _writing(self) -> AbstractAsyncContextManager[None]:
-        return self.writer_lock.writing()
-
     def _read_batch(
         self,
         files: list[Path],
@@ -188,8 +184,16 @@ class Ingestor:
                 if progress:
                     progress()
                 continue
-            source = SourceDocument(text, document_id, path.name, document_type, origin=str(path))
-            sources.append(replace(source, location=str(path.resolve())))
+            sources.append(
+                SourceDocument(
+                    text,
+                    document_id,
+                    path.name,
+                    document_type,
+                    origin=str(path),
+                    location=str(path.resolve()),
+                )
+            )
         return sources, failures
 
     async def _assign_ids(

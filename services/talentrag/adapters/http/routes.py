@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated
 
@@ -27,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from talentrag.adapters.auth import tenant_for
 from talentrag.adapters.http.errors import Problem
 from talentrag.application import StoredDocument, TalentService
+from talentrag.config import Scope
 from talentrag.domain import DocumentRecord, DocumentType, ExperienceLevel
 from talentrag.errors import MalformedRequest
 from talentrag.policy.limits import MAX_FILE_NAME_CHARS, MAX_NAME_CHARS
@@ -54,26 +56,21 @@ BEARER = HTTPBearer(auto_error=False, description="An API key from TALENTRAG_API
 API_KEY = APIKeyHeader(name="X-API-Key", auto_error=False, description="The same key.")
 
 
-def tenant_of(
-    request: Request,
-    _bearer: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)],
-    _key: Annotated[str | None, Security(API_KEY)],
-) -> str:
-    """The tenant of a key that may read; without configured keys, the default tenant."""
-    return tenant_for(service_of(request).settings, request.headers, "read")
+def tenant_with(scope: Scope) -> Callable[..., str]:
+    """A dependency: the tenant of a key that has ``scope`` (without keys, the default)."""
+
+    def tenant(
+        request: Request,
+        _bearer: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)],
+        _key: Annotated[str | None, Security(API_KEY)],
+    ) -> str:
+        return tenant_for(service_of(request).settings, request.headers, scope)
+
+    return tenant
 
 
-def writer_tenant_of(
-    request: Request,
-    _bearer: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)],
-    _key: Annotated[str | None, Security(API_KEY)],
-) -> str:
-    """The tenant of a key that may write (ingest, replace, delete)."""
-    return tenant_for(service_of(request).settings, request.headers, "write")
-
-
-Tenant = Annotated[str, Depends(tenant_of)]
-WriterTenant = Annotated[str, Depends(writer_tenant_of)]
+Tenant = Annotated[str, Depends(tenant_with("read"))]
+WriterTenant = Annotated[str, Depends(tenant_with("write"))]
 Service = Annotated[TalentService, Depends(service_of)]
 
 
