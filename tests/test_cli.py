@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -10,6 +11,13 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from talentrag.config import Settings
+from talentrag.domain import DocumentType
+from talentrag.ingestion.analyze import analyze_document
+from talentrag.runtime import open_knowledge_base
+from talentrag.vocabulary import load_vocabulary
+from tests.conftest import AS_OF
 
 FIXTURES = Path(__file__).parent / "fixtures" / "corpus"
 
@@ -145,3 +153,34 @@ def test_files_with_one_name_are_different_people(tmp_path: Path):
     ids = {c["name"]: c["id"] for c in listed}
     assert ids["Hans Müller"] == "muller" and ids["Eva Mäller"] == "maller"
     assert ids["Ivan Petrov"] == "ivan" and ids["Zhang Wei"] == "zhangwei"
+
+
+def test_summary_tells_of_unfinished_writes_and_repair_completes_them(tmp_path: Path):
+    """A write a crash left pending (staged, LightRAG never written) is reported and repaired."""
+    data_dir = tmp_path / "kb"
+    text = (FIXTURES / "jane-doe.md").read_text()
+
+    async def crash_after_staging() -> None:
+        settings = Settings(data_dir=data_dir, embedder="hashing")
+        async with open_knowledge_base(settings, as_of=AS_OF) as kb:
+            doc = analyze_document(
+                text,
+                document_id="jane",
+                source_file="jane.md",
+                document_type=DocumentType.CV,
+                vocabulary=load_vocabulary(),
+                as_of=AS_OF,
+            )
+            await kb.store.stage("default", [(doc.record, text)])
+
+    asyncio.run(crash_after_staging())
+    summary = _run("summary", data_dir=data_dir)
+    assert "unfinished writes: 1 (jane)" in summary.stdout
+    assert "talentrag repair" in summary.stdout
+
+    repaired = _run("repair", data_dir=data_dir)
+    assert repaired.returncode == 0, repaired.stderr
+    assert "1 unfinished writes completed: jane" in repaired.stdout
+    assert "unfinished" not in _run("summary", data_dir=data_dir).stdout
+    assert _run("candidate", "jane", data_dir=data_dir).returncode == 0
+    assert "no unfinished writes" in _run("repair", "--drop", data_dir=data_dir).stdout

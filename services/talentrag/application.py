@@ -9,6 +9,7 @@ caller may touch. Failures are ``talentrag.errors`` exceptions.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -28,6 +29,7 @@ from talentrag.ingestion.pipeline import (
     Outcome,
     ProgressCallback,
     SourceDocument,
+    UnfinishedWrites,
     expand_paths,
 )
 from talentrag.ingestion.readers import clean_text, extract_text, require_text
@@ -35,6 +37,8 @@ from talentrag.policy.limits import MAX_FILE_NAME_CHARS, MAX_NAME_CHARS
 from talentrag.runtime import KnowledgeBase, open_knowledge_base
 from talentrag.search import SearchRequest, SearchResponse
 from talentrag.store import StoreSummary
+
+log = logging.getLogger(__name__)
 
 DOCUMENT_ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 MAX_EMBEDDING_INPUTS = 2048
@@ -216,6 +220,24 @@ class TalentService:
         if not 1 <= len(texts) <= MAX_EMBEDDING_INPUTS:
             raise InvalidInput(f"input needs 1 to {MAX_EMBEDDING_INPUTS} texts, got {len(texts)}")
         return await self.kb.embedder.embed(texts)
+
+    async def recover(self) -> dict[str, int]:
+        """Complete (or undo) every tenant's unfinished writes; run at start-up.
+
+        A tenant whose writes can be neither completed nor undone (LightRAG
+        unreachable) is left for the next write or ``talentrag repair``.
+        """
+        recovered = {}
+        for tenant in await self.kb.store.tenants_with_unfinished():
+            try:
+                recovered[tenant] = await self.kb.ingestor.recover(tenant)
+            except UnfinishedWrites as exc:
+                log.warning("start-up recovery left %d writes unfinished", len(exc.ids))
+        return recovered
+
+    async def repair(self, tenant: str, *, drop: bool) -> list[str]:
+        """Complete the tenant's unfinished writes, or with ``drop`` undo them; their ids."""
+        return await self.kb.ingestor.repair(tenant, drop=drop)
 
     # -- the server's exclusive hold ------------------------------------------------------
     async def hold_writer(self) -> None:

@@ -79,6 +79,15 @@ def _parser() -> argparse.ArgumentParser:
 
     commands.add_parser("summary", parents=[common], help="summarise the knowledge base")
 
+    repair = commands.add_parser(
+        "repair", parents=[common], help="complete (or --drop: undo) writes a crash left unfinished"
+    )
+    repair.add_argument(
+        "--drop",
+        action="store_true",
+        help="undo them instead: replaced documents get their previous version back",
+    )
+
     search = commands.add_parser(
         "search", parents=[common], help="rank candidates by required and preferred skills"
     )
@@ -243,7 +252,26 @@ async def _summary(_args: argparse.Namespace, settings: Settings) -> int:
     console.print(f"  levels: {levels or '-'}")
     console.print(f"  top skills: {', '.join(f'{s} ({n})' for s, n in summary.top_skills) or '-'}")
     if summary.unfinished:
-        console.print(f"  unfinished writes: {summary.unfinished} (completed by the next ingest)")
+        shown = ", ".join(summary.unfinished[:10]) + (
+            " ..." if len(summary.unfinished) > 10 else ""
+        )
+        console.print(
+            f"  unfinished writes: {len(summary.unfinished)} ({shown}); not visible to searches. "
+            "`talentrag repair` completes them, `talentrag repair --drop` undoes them "
+            "(start-up and the next write also retry them)",
+            highlight=False,
+        )
+    return 0
+
+
+async def _repair(args: argparse.Namespace, settings: Settings) -> int:
+    async with open_service(settings) as service:
+        ids = await service.repair(settings.tenant, drop=args.drop)
+    if not ids:
+        console.print(f"no unfinished writes in tenant {settings.tenant}")
+    else:
+        done = "undone" if args.drop else "completed"
+        console.print(f"{len(ids)} unfinished writes {done}: {', '.join(ids)}", highlight=False)
     return 0
 
 
@@ -344,6 +372,7 @@ COMMANDS = {
     "candidate": _candidate,
     "delete": _delete,
     "summary": _summary,
+    "repair": _repair,
     "search": _search,
     "serve": _serve,
     "mcp": _mcp,
@@ -367,7 +396,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         stderr.print(f"error: {type(exc).__name__}: {exc} (run with -v for details)", markup=False)
         return 1
     except KeyboardInterrupt:
-        stderr.print("interrupted; the next ingest completes any unfinished batch", markup=False)
+        stderr.print(
+            "interrupted; `talentrag repair` (or the next write) completes an unfinished batch",
+            markup=False,
+        )
         return 130
 
 

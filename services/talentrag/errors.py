@@ -168,6 +168,10 @@ class UpstreamError(TalentragError):
     http_status = 502
 
 
+class WriteFailed(TalentragError):
+    """An unexpected failure stopped a write; it was undone, nothing changed."""
+
+
 class ConfigurationError(TalentragError):
     """Settings, the vocabulary file or the data directory cannot be used as configured."""
 

@@ -17,7 +17,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from talentrag.domain import DocumentRecord, DocumentType
-from talentrag.errors import DocumentError
+from talentrag.errors import DocumentError, TalentragError, Unavailable, WriteFailed
 from talentrag.gateways.base import GraphWrite, GraphWriter
 from talentrag.graph_schema import document_nodes, level_node
 from talentrag.ingestion.analyze import (
@@ -153,12 +153,37 @@ class Ingestor:
             await self._recover(tenant)
             existing = await self.store.stage_deletion(tenant, ids)
             if existing:
-                await self._remove_from_graph(
-                    tenant,
-                    [w for w in await self.store.unfinished(tenant) if w.record.id in existing],
-                )
-                await self.store.finish(tenant, existing)
+                writes = [w for w in await self.store.unfinished(tenant) if w.record.id in existing]
+                await self._complete_or_undo(tenant, writes)
             return existing
+
+    async def recover(self, tenant: str) -> int:
+        """Complete (or, failing that, undo) unfinished writes; the server runs it at start-up."""
+        async with self.writer_lock.writing():
+            return await self._recover(tenant)
+
+    async def repair(self, tenant: str, *, drop: bool) -> list[str]:
+        """Complete the tenant's unfinished writes, or with ``drop`` undo them.
+
+        Dropping always clears the candidate store's unfinished rows, even when
+        LightRAG cannot be cleaned (its leftovers are invisible: every answer is
+        joined with the store's active rows). Returns the ids concerned.
+        """
+        async with self.writer_lock.writing():
+            unfinished = await self.store.unfinished(tenant)
+            if not drop:
+                await self._recover(tenant)
+                return [w.record.id for w in unfinished]
+            try:
+                await self._undo_in_graph(tenant, unfinished)
+            except Exception as exc:
+                log.warning(
+                    "LightRAG could not be cleaned while dropping %d writes (%s)",
+                    len(unfinished),
+                    type(exc).__name__,
+                )
+            await self.store.abandon(tenant, [w.record.id for w in unfinished])
+            return [w.record.id for w in unfinished]
 
     # -- internals ------------------------------------------------------------------
     def _read_batch(
@@ -286,51 +311,108 @@ class Ingestor:
         documents: list[tuple[AnalyzedDocument, str]],
         locations: dict[str, str] | None = None,
     ) -> None:
-        stale = await self.store.stage(
-            tenant, [(doc.record, text) for doc, text in documents], locations
-        )
-        await self.graph.write(
-            tenant, await self._graph_write(tenant, [d for d, _ in documents], stale)
-        )
-        await self.store.finish(tenant, [doc.record.id for doc, _ in documents])
+        """Stage, write LightRAG, finish; a failure undoes the whole batch in both stores."""
+        await self.store.stage(tenant, [(doc.record, text) for doc, text in documents], locations)
+        ids = {doc.record.id for doc, _ in documents}
+        writes = [w for w in await self.store.unfinished(tenant) if w.record.id in ids]
+        await self._complete_or_undo(tenant, writes)
+
+    async def _complete_or_undo(self, tenant: str, writes: list[UnfinishedWrite]) -> None:
+        """Finish staged writes; if LightRAG fails, restore the versions they replace.
+
+        Re-raises the failure after the undo, so the caller reports it with nothing
+        changed. When the undo fails too (LightRAG unreachable), the writes stay
+        unfinished: start-up or the next write retries them, ``talentrag repair``
+        drops them.
+        """
+        if not writes:
+            return
+        try:
+            await self._redo_in_graph(tenant, writes)
+        except Exception as failure:
+            log.warning(
+                "a write of %d documents failed (%s); undoing it",
+                len(writes),
+                type(failure).__name__,
+            )
+            try:
+                await self._undo_in_graph(tenant, writes)
+            except Exception as undo_failure:
+                log.warning("undoing it failed too (%s)", type(undo_failure).__name__)
+                raise UnfinishedWrites(tenant, [w.record.id for w in writes]) from failure
+            await self.store.abandon(tenant, [w.record.id for w in writes])
+            if isinstance(failure, TalentragError):
+                raise
+            raise WriteFailed(
+                f"writing {len(writes)} document(s) failed ({type(failure).__name__}) and was "
+                "undone; nothing changed"
+            ) from failure
+        await self.store.finish(tenant, [w.record.id for w in writes])
+
+    async def _redo_in_graph(self, tenant: str, writes: list[UnfinishedWrite]) -> None:
+        """One LightRAG write: every trace of these documents removed, new versions inserted."""
+        pending = [
+            AnalyzedDocument(w.record, chunks_of(w.record, w.text))
+            for w in writes
+            if w.status is RowStatus.PENDING
+        ]
+        await self.graph.write(tenant, await self._graph_write(tenant, writes, pending))
+
+    async def _undo_in_graph(self, tenant: str, writes: list[UnfinishedWrite]) -> None:
+        """One LightRAG write: every trace removed, the versions before the writes re-inserted."""
+        before = [_version_before(w) for w in writes]
+        documents = [AnalyzedDocument(r, chunks_of(r, text)) for r, text in filter(None, before)]
+        await self.graph.write(tenant, await self._graph_write(tenant, writes, documents))
 
     async def _graph_write(
-        self, tenant: str, documents: list[AnalyzedDocument], stale: dict[str, list[str]]
+        self, tenant: str, writes: list[UnfinishedWrite], documents: list[AnalyzedDocument]
     ) -> GraphWrite:
+        """Remove the writes' documents (every chunk any of their versions had), insert ``documents``."""
         shared = {s.skill for d in documents for s in d.record.skills}
         shared |= {level_node(d.record.level.value) for d in documents if d.record.level}
         existing = await self.graph.existing_nodes(tenant, sorted(shared))
         kgs = [build_custom_kg(d.record, d.chunks, self.vocabulary, existing) for d in documents]
-        return GraphWrite(
-            remove_entities=[n for d in documents for n in document_nodes(d.record.id)],
-            remove_chunk_ids=sorted({c for d in documents for c in stale.get(d.record.id, [])}),
-            kg=merge_kgs(kgs),
+        chunk_ids = {c.chunk_id for w in writes for c in w.record.chunks}
+        chunk_ids |= {c for w in writes for c in w.stale_chunk_ids}
+        chunk_ids |= {c.chunk_id for w in writes if w.previous for c in w.previous[0].chunks}
+        write = GraphWrite(
+            remove_entities=[n for w in writes for n in document_nodes(w.record.id)],
+            remove_chunk_ids=sorted(chunk_ids),
         )
-
-    async def _remove_from_graph(self, tenant: str, writes: list[UnfinishedWrite]) -> None:
-        await self.graph.write(
-            tenant,
-            GraphWrite(
-                remove_entities=[n for w in writes for n in document_nodes(w.record.id)],
-                remove_chunk_ids=sorted(
-                    {c.chunk_id for w in writes for c in w.record.chunks}
-                    | {c for w in writes for c in w.stale_chunk_ids}
-                ),
-            ),
-        )
+        if kgs:
+            write.kg = merge_kgs(kgs)
+        return write
 
     async def _recover(self, tenant: str) -> int:
         unfinished = await self.store.unfinished(tenant)
         if not unfinished:
             return 0
         log.info("completing %d unfinished document writes in tenant %s", len(unfinished), tenant)
-        await self._remove_from_graph(tenant, unfinished)
-        pending = [w for w in unfinished if w.status is RowStatus.PENDING]
-        if pending:
-            documents = [AnalyzedDocument(w.record, chunks_of(w.record, w.text)) for w in pending]
-            await self.graph.write(tenant, await self._graph_write(tenant, documents, {}))
-        await self.store.finish(tenant, [w.record.id for w in unfinished])
+        try:
+            await self._complete_or_undo(tenant, unfinished)
+        except UnfinishedWrites:
+            raise
+        except Exception as exc:
+            log.warning("unfinished writes could not be completed and were undone (%s)", exc)
         return len(unfinished)
+
+
+class UnfinishedWrites(Unavailable):
+    """Writes that could neither be completed nor undone (LightRAG unreachable)."""
+
+    def __init__(self, tenant: str, ids: list[str]):
+        shown = ", ".join(ids[:5]) + (" ..." if len(ids) > 5 else "")
+        super().__init__(
+            f"{len(ids)} write(s) in tenant {tenant} ({shown}) could not be completed or "
+            "undone because the knowledge graph failed; they are retried at start-up and by the "
+            "next write, and `talentrag repair --drop` undoes them"
+        )
+        self.ids = ids
+
+
+def _version_before(write: UnfinishedWrite) -> tuple[DocumentRecord, str] | None:
+    """The version an unfinished write changes: the replaced one, or the one being deleted."""
+    return write.previous if write.status is RowStatus.PENDING else (write.record, write.text)
 
 
 def chunks_of(record: DocumentRecord, text: str) -> list[Chunk]:

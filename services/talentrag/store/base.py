@@ -1,10 +1,11 @@
 """The candidate store: the system of record that LightRAG results are joined with.
 
 Writes go through a two-phase protocol so a crash never exposes half a document:
-``stage`` records the new version as *pending* (with the LightRAG ids of the old
-version it replaces), the caller writes LightRAG, then ``commit`` makes it
-*active*. Readers see active rows only; ``pending`` rows are what the next run
-must finish. Deletion is the same with *deleting* rows.
+``stage`` records the new version as *pending* (keeping the version it replaces
+and that version's LightRAG ids), the caller writes LightRAG, then ``finish``
+makes it *active*. Readers see active rows only. A write that fails is undone
+(``abandon`` restores the replaced version); one interrupted by a crash is
+completed at the next start-up or write. Deletion is the same with *deleting* rows.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ class UnfinishedWrite:
     text: str
     status: RowStatus
     stale_chunk_ids: list[str]
+    previous: tuple[DocumentRecord, str] | None = None
+    """The active version (record, text) a pending write replaces; None for a new document."""
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,8 @@ class StoreSummary:
     other_documents: int
     by_level: dict[str, int]
     top_skills: list[tuple[str, int]]
-    unfinished: int
+    unfinished: list[str]
+    """Ids of documents with a write that has not completed (pending or deleting)."""
 
 
 class CandidateStore(ABC):
@@ -123,6 +127,23 @@ class CandidateStore(ABC):
     @abstractmethod
     async def unfinished(self, tenant: str) -> list[UnfinishedWrite]:
         """Pending and deleting rows left by an interrupted run."""
+
+    @abstractmethod
+    async def abandon(self, tenant: str, ids: list[str]) -> None:
+        """Undo unfinished writes: a replaced version is restored, a new one removed,
+        a deletion cancelled (the caller restores LightRAG to match)."""
+
+    @abstractmethod
+    async def tenants_with_unfinished(self) -> list[str]:
+        """Tenants that have unfinished writes (recovered at start-up)."""
+
+    @abstractmethod
+    async def generation(self, tenant: str) -> int:
+        """A counter that every committed write of the tenant increases.
+
+        Other processes reading the same data compare it with the one they loaded
+        LightRAG at, and reload when it moved.
+        """
 
     @abstractmethod
     async def ids_for_source_files(self, tenant: str, source_files: list[str]) -> set[str]:

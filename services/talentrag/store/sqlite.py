@@ -62,7 +62,18 @@ CREATE TABLE IF NOT EXISTS document_skills (
     mentions INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (tenant, id, skill)
 );
+-- One row per tenant: increased by every committed write, read by other processes.
+CREATE TABLE IF NOT EXISTS generations (
+    tenant TEXT PRIMARY KEY,
+    generation INTEGER NOT NULL
+);
 """
+
+LATE_COLUMNS = {
+    "origin": "TEXT",  # where a file was read from (keeps two files named CV.pdf apart)
+    "previous_record": "TEXT",  # the version a pending write replaces, restored if it fails
+    "previous_text": "TEXT",
+}
 
 
 RECORD_COLUMNS = "record, created_at, updated_at"
@@ -121,8 +132,10 @@ class SQLiteCandidateStore(CandidateStore):
                 "ALTER TABLE document_skills ADD COLUMN mentions INTEGER NOT NULL DEFAULT 0"
             )
         async with self._db.execute("PRAGMA table_info(documents)") as cursor:
-            if "origin" not in {row[1] async for row in cursor}:
-                await self._db.execute("ALTER TABLE documents ADD COLUMN origin TEXT")
+            present = {row[1] async for row in cursor}
+        for column, sql_type in LATE_COLUMNS.items():
+            if column not in present:
+                await self._db.execute(f"ALTER TABLE documents ADD COLUMN {column} {sql_type}")
         await self._db.executescript(RANKING_INDEXES)
         await self._db.commit()
 
@@ -279,6 +292,10 @@ class SQLiteCandidateStore(CandidateStore):
                    stale_chunk_ids=excluded.stale_chunk_ids,
                    record=excluded.record, text=excluded.text,
                    origin=COALESCE(excluded.origin, documents.origin),
+                   previous_record=CASE WHEN documents.status='active' THEN documents.record
+                                        ELSE documents.previous_record END,
+                   previous_text=CASE WHEN documents.status='active' THEN documents.text
+                                      ELSE documents.previous_text END,
                    updated_at=excluded.updated_at""",
             rows,
         )
@@ -331,17 +348,81 @@ class SQLiteCandidateStore(CandidateStore):
                 args,
             )
             await self.db.execute(
-                f"UPDATE documents SET status='active', stale_chunk_ids='[]' "
+                f"UPDATE documents SET status='active', stale_chunk_ids='[]', "
+                f"previous_record=NULL, previous_text=NULL "
                 f"WHERE tenant=? AND id IN ({marks}) AND status='pending'",
                 args,
             )
+        await self._advance_generation(tenant)
         await self.db.commit()
+
+    async def abandon(self, tenant: str, ids: list[str]) -> None:
+        """Restore replaced versions, drop new ones, cancel deletions; one transaction."""
+        for write in await self.unfinished(tenant):
+            if write.record.id not in ids:
+                continue
+            key = (tenant, write.record.id)
+            if write.status is RowStatus.DELETING:
+                await self.db.execute(
+                    "UPDATE documents SET status='active' WHERE tenant=? AND id=?", key
+                )
+                continue
+            await self.db.execute("DELETE FROM document_skills WHERE tenant=? AND id=?", key)
+            if write.previous is None:
+                await self.db.execute("DELETE FROM documents WHERE tenant=? AND id=?", key)
+                continue
+            record, text = write.previous
+            await self.db.execute(
+                """UPDATE documents SET document_type=?, name=?, source_file=?, content_hash=?,
+                       level=?, years=?, status='active', stale_chunk_ids='[]', record=?, text=?,
+                       previous_record=NULL, previous_text=NULL
+                   WHERE tenant=? AND id=?""",
+                (
+                    record.document_type.value,
+                    record.name,
+                    record.source_file,
+                    record.content_hash,
+                    record.level.value if record.level else None,
+                    record.years,
+                    record.model_dump_json(),
+                    text,
+                    *key,
+                ),
+            )
+            await self.db.executemany(
+                "INSERT INTO document_skills (tenant, id, skill, kind, confidence, mentions) VALUES (?,?,?,?,?,?)",
+                [(*key, s.skill, s.kind.value, s.confidence, s.mentions) for s in record.skills],
+            )
+        await self._advance_generation(tenant)
+        await self.db.commit()
+
+    async def tenants_with_unfinished(self) -> list[str]:
+        """Tenants with pending or deleting rows, through the partial status index."""
+        async with self.db.execute(
+            "SELECT DISTINCT tenant FROM documents WHERE status!='active' ORDER BY tenant"
+        ) as cursor:
+            return [row[0] async for row in cursor]
+
+    async def generation(self, tenant: str) -> int:
+        """The tenant's write counter (0 before its first write)."""
+        async with self.db.execute(
+            "SELECT generation FROM generations WHERE tenant=?", [tenant]
+        ) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def _advance_generation(self, tenant: str) -> None:
+        await self.db.execute(
+            """INSERT INTO generations (tenant, generation) VALUES (?, 1)
+               ON CONFLICT (tenant) DO UPDATE SET generation=generation+1""",
+            [tenant],
+        )
 
     async def unfinished(self, tenant: str) -> list[UnfinishedWrite]:
         """Pending and deleting rows with their text, by id."""
         async with self.db.execute(
-            "SELECT record, text, status, stale_chunk_ids FROM documents "
-            "WHERE tenant=? AND status!='active' ORDER BY id",
+            "SELECT record, text, status, stale_chunk_ids, previous_record, previous_text "
+            "FROM documents WHERE tenant=? AND status!='active' ORDER BY id",
             [tenant],
         ) as cursor:
             return [
@@ -350,6 +431,7 @@ class SQLiteCandidateStore(CandidateStore):
                     r[1],
                     RowStatus(r[2]),
                     json.loads(r[3]),
+                    (DocumentRecord.model_validate_json(r[4]), r[5]) if r[4] else None,
                 )
                 async for r in cursor
             ]
@@ -372,13 +454,12 @@ class SQLiteCandidateStore(CandidateStore):
         counts: Counter[str] = Counter()
         levels: Counter[str] = Counter()
         async with self.db.execute(
-            "SELECT document_type, level, status, COUNT(*) FROM documents WHERE tenant=? GROUP BY 1,2,3",
+            "SELECT document_type, level, COUNT(*) FROM documents WHERE tenant=? AND status='active' "
+            "GROUP BY 1,2",
             [tenant],
         ) as cursor:
-            async for document_type, level, status, n in cursor:
-                if status != "active":
-                    counts["unfinished"] += n
-                elif document_type == DocumentType.CV.value:
+            async for document_type, level, n in cursor:
+                if document_type == DocumentType.CV.value:
                     counts["cv"] += n
                     levels[level or "unknown"] += n
                 else:
@@ -390,7 +471,11 @@ class SQLiteCandidateStore(CandidateStore):
             [tenant],
         ) as cursor:
             top = [(skill, n) async for skill, n in cursor]
-        return StoreSummary(counts["cv"], counts["other"], dict(levels), top, counts["unfinished"])
+        async with self.db.execute(
+            "SELECT id FROM documents WHERE tenant=? AND status!='active' ORDER BY id", [tenant]
+        ) as cursor:
+            unfinished = [row[0] async for row in cursor]
+        return StoreSummary(counts["cv"], counts["other"], dict(levels), top, unfinished)
 
 
 def _stale(old_chunk_ids: list[str], record: DocumentRecord) -> list[str]:
