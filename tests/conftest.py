@@ -28,7 +28,10 @@ def minilm() -> MiniLMEmbedder:
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(data_dir=tmp_path / "kb", embedder="hashing", ingest_batch_size=50)
+    # analysis in a thread: starting worker processes would dominate these small tests
+    return Settings(
+        data_dir=tmp_path / "kb", embedder="hashing", ingest_batch_size=50, ingest_workers=0
+    )
 
 
 @pytest.fixture

@@ -22,8 +22,8 @@ import numpy as np
 from talentrag.config import Settings
 from talentrag.domain import DocumentRecord, DocumentType
 from talentrag.embeddings import Embedder
-from talentrag.errors import Conflict, InvalidInput, NotFound, PayloadTooLarge, PermissionDenied
-from talentrag.ingestion.analyze import content_hash, document_id_for
+from talentrag.errors import Busy, InvalidInput, NotFound, PayloadTooLarge, PermissionDenied
+from talentrag.ingestion.analyze import document_id_for
 from talentrag.ingestion.pipeline import (
     IngestResult,
     Outcome,
@@ -32,16 +32,19 @@ from talentrag.ingestion.pipeline import (
     UnfinishedWrites,
     expand_paths,
 )
-from talentrag.ingestion.readers import clean_text, extract_text, require_text
-from talentrag.policy.limits import MAX_FILE_NAME_CHARS, MAX_NAME_CHARS
+from talentrag.ingestion.readers import clean_text, require_text
+from talentrag.policy.limits import MAX_FILE_NAME_CHARS, MAX_JOB_DOCUMENTS, MAX_NAME_CHARS
 from talentrag.runtime import KnowledgeBase, open_knowledge_base
 from talentrag.search import SearchRequest, SearchResponse
 from talentrag.store import StoreSummary
+from talentrag.store.jobs import IngestJob, ItemKind, JobItem
 
 log = logging.getLogger(__name__)
 
 DOCUMENT_ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 MAX_EMBEDDING_INPUTS = 2048
+JOB_WAIT_S = 300.0
+"""How long ``ingest_text_job`` waits for its job before answering that it is queued."""
 
 
 def validate_document_id(document_id: str) -> str:
@@ -59,6 +62,16 @@ def require_paths(paths: Sequence[Path]) -> None:
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise InvalidInput(f"no such file or folder: {', '.join(missing)}")
+
+
+@dataclass(frozen=True)
+class TextDocument:
+    """One text of an ingest job: the ATS id is its identity."""
+
+    id: str
+    text: str
+    name: str | None = None
+    source_file: str | None = None
 
 
 @dataclass(frozen=True)
@@ -93,6 +106,7 @@ class TalentService:
         """Ranked candidates; a request naming another tenant than the caller's is refused."""
         if request.tenant and request.tenant != tenant:
             raise PermissionDenied(f"This API key may not search tenant '{request.tenant}'.")
+        await self.kb.graph.refresh(tenant)  # another process may have written since
         return await self.kb.search.search(request, tenant)
 
     # -- reads ----------------------------------------------------------------------
@@ -180,9 +194,10 @@ class TalentService:
         basename = Path(filename or "upload.txt").name
         named_by_caller = document_id is not None
         document_id = validate_document_id(document_id or document_id_for(Path(basename)))
-        text = extract_text(data, basename, self.settings.max_upload_bytes)  # size checked there
+        # in a worker: a PDF's text extraction would stall searches on the event loop
+        text = await self.kb.pool.extract(data, basename, self.settings.max_upload_bytes)
         if not named_by_caller and not replace:
-            await self._refuse_to_overwrite(tenant, document_id, text, document_type)
+            await self.kb.ingestor.refuse_to_overwrite(tenant, document_id, text, document_type)
         source = SourceDocument(
             text=text, document_id=document_id, source_file=basename, document_type=document_type
         )
@@ -194,10 +209,100 @@ class TalentService:
         paths: Sequence[Path],
         document_type: DocumentType = DocumentType.CV,
         progress: ProgressCallback | None = None,
-    ) -> list[IngestResult]:
-        """Files and folders; a bad file is reported in its result and never stops the batch."""
+    ) -> tuple[str, list[IngestResult]]:
+        """Files and folders, now, recorded as an ingest job; (job id, per-file results).
+
+        A bad file is reported in its result and never stops the batch.
+        """
         require_paths(paths)
-        return await self.kb.ingestor.ingest_paths(list(paths), tenant, document_type, progress)
+        return await self.kb.jobs.run_paths(tenant, list(paths), document_type, progress)
+
+    async def submit_ingest_job(
+        self,
+        tenant: str,
+        *,
+        texts: Sequence[TextDocument] = (),
+        files: Sequence[tuple[str, bytes]] = (),
+        document_type: DocumentType = DocumentType.CV,
+        replace: bool = False,
+    ) -> IngestJob:
+        """Queue texts and files for the background runner; the job reports per document.
+
+        Texts are checked now (id, size, content), so a bad request writes nothing;
+        a file that cannot be read fails alone when the job runs.
+        """
+        count = len(texts) + len(files)
+        if not 1 <= count <= MAX_JOB_DOCUMENTS:
+            raise InvalidInput(
+                f"an ingest job takes 1 to {MAX_JOB_DOCUMENTS} documents, got {count}"
+            )
+        items = [self._text_item(i, doc) for i, doc in enumerate(texts)]
+        for filename, data in files:
+            self._check_size(len(data))
+            name = Path(filename or "upload.txt").name
+            items.append(JobItem(ItemKind.FILE, name, data))
+        return await self.kb.jobs.submit(tenant, items, document_type, replace=replace)
+
+    async def ingest_job(self, tenant: str, job_id: str) -> IngestJob:
+        """A job of the caller's tenant; ``NotFound`` otherwise."""
+        job = await self.kb.jobs.get(tenant, job_id)
+        if job is None:
+            raise NotFound(f"No ingest job with id '{job_id}'.")
+        return job
+
+    async def wait_for_job(self, tenant: str, job_id: str, timeout_s: float) -> IngestJob:
+        """The job when done, or as it stands after ``timeout_s``."""
+        await self.ingest_job(tenant, job_id)
+        return await self.kb.jobs.wait(tenant, job_id, timeout_s)
+
+    async def ingest_text_job(
+        self, tenant: str, document: TextDocument, timeout_s: float = JOB_WAIT_S
+    ) -> DocumentRecord:
+        """One text through an ingest job, waited for: MCP's ``ingest_cv``.
+
+        The job runner of this process writes it, as it writes every bulk job, so a
+        long write never runs on the caller's request. ``Busy`` when the job is still
+        queued after ``timeout_s``; the item's failure as an error when it failed.
+        """
+        job = await self.submit_ingest_job(tenant, texts=[document])
+        job = await self.kb.jobs.wait(tenant, job.id, timeout_s)
+        (item,) = job.items
+        if item.outcome is None:
+            raise Busy(
+                f"the CV is queued as ingest job {job.id} behind other writes; "
+                f"get_candidate '{document.id}' will find it when it is done"
+            )
+        if item.outcome == Outcome.FAILED.value:
+            raise InvalidInput(item.reason or "the CV could not be ingested")
+        return await self.get_document(tenant, document.id)
+
+    async def run_jobs(self) -> None:
+        """Run submitted jobs until cancelled: the background task of a server or stdio MCP.
+
+        Only the data directory's writer resumes the jobs a stopped server left; another
+        process runs the jobs it was given (they fail with ``Busy`` while a server writes).
+        """
+        if self.kb.ingestor.writer_lock.held:
+            await self.kb.jobs.resume()
+        await self.kb.jobs.serve()
+
+    def _text_item(self, index: int, document: TextDocument) -> JobItem:
+        where = f"documents[{index}]"
+        try:
+            validate_document_id(document.id)
+            self._check_size(len(document.text.encode("utf-8", errors="replace")))
+            text = clean_text(document.text)
+            require_text(text)
+        except InvalidInput as exc:  # the same error (and status), naming the document
+            exc.message = f"{where}: {exc.message}"
+            exc.args = (exc.message,)
+            raise
+        if document.name is not None and len(document.name) > MAX_NAME_CHARS:
+            raise InvalidInput(f"{where}.name: at most {MAX_NAME_CHARS} characters")
+        source = document.source_file or f"{document.id}.txt"
+        if len(source) > MAX_FILE_NAME_CHARS:
+            raise InvalidInput(f"{where}.source_file: at most {MAX_FILE_NAME_CHARS} characters")
+        return JobItem(ItemKind.TEXT, source, text.encode("utf-8"), document.id, document.name)
 
     async def delete(self, tenant: str, document_ids: Sequence[str]) -> list[str]:
         """Remove documents of any type from both stores; returns the ids that existed."""
@@ -249,16 +354,6 @@ class TalentService:
         self.kb.ingestor.writer_lock.release()
 
     # -- internals ------------------------------------------------------------------
-    async def _refuse_to_overwrite(
-        self, tenant: str, document_id: str, text: str, document_type: DocumentType
-    ) -> None:
-        stored = (await self.kb.store.versions(tenant, [document_id])).get(document_id)
-        if stored is not None and stored.content_hash != content_hash(text, document_type):
-            raise Conflict(
-                f"A different document is already stored as '{document_id}'. Send document_id "
-                "(your ATS id) to store this one beside it, or replace=true to replace it."
-            )
-
     def _check_size(self, size: int) -> None:
         limit = self.settings.max_upload_bytes
         if size > limit:
@@ -285,6 +380,7 @@ __all__ = [
     "CandidatePage",
     "StoredDocument",
     "TalentService",
+    "TextDocument",
     "expand_paths",
     "open_service",
     "require_paths",

@@ -143,10 +143,11 @@ async def _ingest(args: argparse.Namespace, settings: Settings) -> int:
             def advance() -> None:
                 progress.advance(task)
 
-            results = await service.ingest_paths(
+            job_id, results = await service.ingest_paths(
                 settings.tenant, args.paths, DocumentType(args.document_type), progress=advance
             )
     _print_ingest_summary(results)
+    console.print(f"recorded as ingest job {job_id}", highlight=False, style="dim")
     return 1 if results and all(r.outcome is Outcome.FAILED for r in results) else 0
 
 
@@ -362,7 +363,11 @@ async def _mcp(_args: argparse.Namespace, settings: Settings) -> int:
     from talentrag.adapters.mcp import build_mcp_server
 
     async with open_service(settings) as service:
-        await build_mcp_server(lambda: service).run_stdio_async()
+        runner = asyncio.create_task(service.run_jobs(), name="ingest-jobs")
+        try:
+            await build_mcp_server(lambda: service).run_stdio_async()
+        finally:
+            runner.cancel()
     return 0
 
 

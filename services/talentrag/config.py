@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES
+from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES, default_ingest_workers
 
 TENANT_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
@@ -115,6 +115,13 @@ class Settings(BaseSettings):
     )
     ingest_batch_size: int = Field(
         200, ge=1, le=10_000, description="Documents written to LightRAG per atomic batch."
+    )
+    ingest_workers: int = Field(
+        default_factory=default_ingest_workers,
+        ge=0,
+        le=64,
+        description="Processes that read and analyse documents off the event loop "
+        "(default: one per core but one; 0 = one thread in the process).",
     )
 
     @field_validator("tenant")

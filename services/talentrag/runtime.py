@@ -19,10 +19,13 @@ from talentrag.errors import ConfigurationError
 from talentrag.gateways.base import KnowledgeGraphGateway
 from talentrag.gateways.embedded import EmbeddedLightRAG
 from talentrag.gateways.remote import RemoteLightRAG
+from talentrag.ingestion.jobs import IngestJobs
 from talentrag.ingestion.pipeline import Ingestor
+from talentrag.ingestion.workers import AnalysisPool
 from talentrag.ingestion.writer_lock import WriterLock
 from talentrag.search.engine import SearchService
 from talentrag.store import CandidateStore, SQLiteCandidateStore
+from talentrag.store.jobs import SQLiteJobStore
 from talentrag.vocabulary import SkillNormalizer, Vocabulary, load_vocabulary
 
 WRITE_LOCK_FILE = ".write.lock"
@@ -38,6 +41,8 @@ class KnowledgeBase:
     store: CandidateStore
     graph: EmbeddedLightRAG
     ingestor: Ingestor
+    pool: AnalysisPool
+    jobs: IngestJobs
     normalizer: SkillNormalizer
     search: SearchService
     gateway: KnowledgeGraphGateway
@@ -101,26 +106,47 @@ async def open_knowledge_base(
     embedder = embedder or build_embedder(settings)
     check_manifest(data_dir, embedder)
     store = SQLiteCandidateStore(data_dir / "candidates.sqlite3")
-    graph = EmbeddedLightRAG(data_dir / "lightrag", embedder, storages=lightrag_storages(settings))
+    graph = EmbeddedLightRAG(
+        data_dir / "lightrag",
+        embedder,
+        storages=lightrag_storages(settings),
+        generation=store.generation,
+    )
     await store.open()
     gateway: KnowledgeGraphGateway = graph
+    pool = AnalysisPool(vocabulary, settings.vocabulary_path, settings.ingest_workers)
     try:
         ingestor = Ingestor(
             store,
             graph,
             vocabulary,
             writer_lock(settings),
+            pool,
             batch_size=settings.ingest_batch_size,
             as_of=as_of,
             max_document_bytes=settings.max_upload_bytes,
         )
+        job_store = SQLiteJobStore(store.db)
+        await job_store.create_schema()
+        jobs = IngestJobs(job_store, ingestor, settings.max_upload_bytes)
         normalizer = SkillNormalizer(vocabulary, embedder, cache_dir=data_dir / "cache")
         gateway = _search_gateway(settings, graph)
         search = SearchService(gateway, store, normalizer, default_tenant=settings.tenant)
         yield KnowledgeBase(
-            settings, vocabulary, embedder, store, graph, ingestor, normalizer, search, gateway
+            settings,
+            vocabulary,
+            embedder,
+            store,
+            graph,
+            ingestor,
+            pool,
+            jobs,
+            normalizer,
+            search,
+            gateway,
         )
     finally:
+        pool.close()
         if gateway is not graph:
             await gateway.close()
         await graph.close()

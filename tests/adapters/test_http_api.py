@@ -363,7 +363,7 @@ def test_the_server_is_the_only_writer_of_its_data_directory(tmp_path: Path):
         )
         assert (
             result.returncode == 2
-            and "POST /v1/documents" in result.stderr
+            and "POST /v1/ingest-jobs" in result.stderr
             and "Traceback" not in result.stderr
         )
         second = subprocess.run(

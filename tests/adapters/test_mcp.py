@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -150,3 +152,37 @@ async def test_streamable_http_with_api_keys(loaded_dir: Path, tmp_path: Path):
                 "ingest_cv", {"text": "Rita Reader\nSkills: Python and Go.", "candidate_id": "rita"}
             )
             assert refused.is_error and "'write' scope" in refused.content[0].text
+
+
+async def test_stdio_beside_a_running_server_sees_its_writes_and_fails_fast_to_write(
+    loaded_dir: Path, tmp_path: Path
+):
+    """docs/mcp.md's stdio set-up on the data directory a server serves (issue 10, part 5)."""
+    data_dir = tmp_path / "shared"
+    shutil.copytree(loaded_dir, data_dir)
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "talentrag.cli", "mcp", "--data-dir", str(data_dir)],
+        env=dict(os.environ) | {"TALENTRAG_EMBEDDER": "hashing"},
+    )
+    with running_server(data_dir) as url:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            first = await session.call_tool("search_by_skills", {"required_skills": ["PyTorch"]})
+            assert "omar-3" not in str(first.structured_content)
+
+            text = (FIXTURES / "omar-haddad.txt").read_text()
+            put = httpx.put(f"{url}/v1/candidates/omar-3", json={"text": text}, timeout=60)
+            assert put.status_code == 201, put.text
+
+            found = await session.call_tool("search_by_skills", {"required_skills": ["PyTorch"]})
+            ids = [c["candidate_id"] for c in found.structured_content["candidates"]]
+            assert "omar-3" in ids  # the session reloaded what the server wrote
+
+            started = time.monotonic()
+            refused = await session.call_tool("ingest_cv", {"text": text, "candidate_id": "o4"})
+            print(f"\nsecond writer refused after {time.monotonic() - started:.2f} s")
+            assert refused.is_error
+            message = refused.content[0].text
+            assert "another process is writing" in message and "POST /v1/ingest-jobs" in message
+            assert "Traceback" not in message and "\n" not in message.strip()

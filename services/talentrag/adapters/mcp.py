@@ -18,7 +18,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from talentrag.adapters.auth import tenant_for
-from talentrag.application import TalentService
+from talentrag.application import TalentService, TextDocument
 from talentrag.config import Scope
 from talentrag.domain import DocumentRecord
 from talentrag.errors import InvalidInput, TalentragError
@@ -183,13 +183,9 @@ def build_mcp_server(service_of: Callable[[], TalentService]) -> MCPServer:
         ] = None,
     ) -> DocumentRecord:
         service = service_of()
-        stored = await service.ingest_text(
+        return await service.ingest_text_job(
             _tenant(service, ctx, "write"),
-            text=text,
-            document_id=candidate_id,
-            source_file=source_file,
-            name=name,
+            TextDocument(candidate_id, text, name=name, source_file=source_file),
         )
-        return stored.record
 
     return server

@@ -117,3 +117,11 @@ class GraphWriter(Protocol):
     async def write(self, tenant: str, batch: GraphWrite) -> None:
         """Apply one batch: removals, then the insert, persisted once."""
         ...
+
+    async def refresh(self, tenant: str) -> bool:
+        """Re-read what another process wrote since this one loaded the tenant."""
+        ...
+
+    def committed(self, tenant: str, generation: int) -> None:
+        """The store committed this process's writes as ``generation``: no reload needed."""
+        ...

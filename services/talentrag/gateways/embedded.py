@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +106,7 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
         embedder: Embedder,
         cosine_threshold: float = 0.2,
         storages: dict[str, str] | None = None,
+        generation: Callable[[str], Awaitable[int]] | None = None,
     ):
         self.working_dir = working_dir
         self.embedder = embedder
@@ -113,12 +116,23 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
         self.storages = storages or {}
         self._instances: dict[str, Any] = {}
         self._lock = asyncio.Lock()
+        # Another process may write the same files (a CLI beside `talentrag mcp`): the
+        # store's generation says when, and the files are then read again.
+        self._generation = generation
+        self._loaded_at: dict[str, int] = {}
+        self._users = 0
+        self._idle = asyncio.Condition()
+        self._open = asyncio.Event()  # cleared while a reload waits for operations in flight
+        self._open.set()
+        self._reload_lock = asyncio.Lock()
         _quiet_lightrag()
 
     async def rag(self, tenant: str) -> Any:
         """The LightRAG instance of a tenant's workspace, created on first use."""
         async with self._lock:
             if tenant not in self._instances:
+                if self._generation is not None:  # read before the files: a later write reloads
+                    self._loaded_at[tenant] = await self._generation(tenant)
                 _claim_workspace(tenant, self.working_dir)
                 try:
                     self._instances[tenant] = await self._create(tenant)
@@ -179,19 +193,64 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
             storages["graph_storage"] = networkx_batched.register()
         return storages
 
+    # -- other processes' writes ----------------------------------------------------
+    async def refresh(self, tenant: str) -> bool:
+        """Re-read the files if another process committed a write since they were loaded.
+
+        LightRAG keeps each workspace in process-wide shared state, so every open
+        workspace is closed (after the operations in flight) and reopened on use.
+        """
+        if self._generation is None:
+            return False
+        async with self._reload_lock:
+            loaded = self._loaded_at.get(tenant)
+            if loaded is None or await self._generation(tenant) == loaded:
+                return False
+            log.info("another process wrote tenant %s: reloading LightRAG's files", tenant)
+            self._open.clear()
+            try:
+                async with self._idle:
+                    await self._idle.wait_for(lambda: self._users == 0)
+                async with self._lock:
+                    await self._close_instances()
+            finally:
+                self._open.set()
+        return True
+
+    def committed(self, tenant: str, generation: int) -> None:
+        """This process's own write: the loaded state already matches ``generation``."""
+        if tenant in self._loaded_at:
+            self._loaded_at[tenant] = generation
+
+    @asynccontextmanager
+    async def _in_use(self) -> AsyncIterator[None]:
+        """Counts operations in flight, which a reload waits for (and new ones wait for it)."""
+        await self._open.wait()
+        self._users += 1
+        try:
+            yield
+        finally:
+            self._users -= 1
+            if self._users == 0:
+                async with self._idle:
+                    self._idle.notify_all()
+
     async def existing_nodes(self, tenant: str, names: list[str]) -> set[str]:
         """The names among ``names`` already in the tenant's graph, in one batch read."""
-        rag = await self.rag(tenant)
-        return set(await rag.chunk_entity_relation_graph.has_nodes_batch(names)) if names else set()
+        async with self._in_use():
+            rag = await self.rag(tenant)
+            graph = rag.chunk_entity_relation_graph
+            return set(await graph.has_nodes_batch(names)) if names else set()
 
     # -- KnowledgeGraphGateway ----------------------------------------------------------
     async def retrieve(self, tenant: str, query: RetrievalQuery) -> Retrieval:
         """``aquery_data`` with the query's keywords, as a typed ``Retrieval``."""
         from lightrag import QueryParam
 
-        rag = await self.rag(tenant)
-        param = QueryParam(**query.params())
-        return retrieval_from_payload(await rag.aquery_data(query.query, param))
+        async with self._in_use():
+            rag = await self.rag(tenant)
+            param = QueryParam(**query.params())
+            return retrieval_from_payload(await rag.aquery_data(query.query, param))
 
     async def neighbours(self, tenant: str, nodes: list[str]) -> dict[str, list[Neighbour]]:
         """Adjacent node names; node data is read only for names our KG did not write.
@@ -199,9 +258,10 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
         Edge data is not read: the candidate store, not the edge, is the record of
         evidence, and per-edge reads take LightRAG's storage lock each time.
         """
-        graph = (await self.rag(tenant)).chunk_entity_relation_graph
-        present = sorted(set(await graph.has_nodes_batch(nodes))) if nodes else []
-        edges = await graph.get_nodes_edges_batch(present) if present else {}
+        async with self._in_use():
+            graph = (await self.rag(tenant)).chunk_entity_relation_graph
+            present = sorted(set(await graph.has_nodes_batch(nodes))) if nodes else []
+            edges = await graph.get_nodes_edges_batch(present) if present else {}
         adjacent = {
             node: [tgt if src == node else src for src, tgt in edges.get(node) or []]
             for node in present
@@ -209,7 +269,8 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
         unknown = sorted(
             {o for others in adjacent.values() for o in others if _document_type(o) is None}
         )
-        node_data = await graph.get_nodes_batch(unknown) if unknown else {}
+        async with self._in_use():
+            node_data = await graph.get_nodes_batch(unknown) if unknown else {}
         result: dict[str, list[Neighbour]] = {node: [] for node in nodes}
         for node, others in adjacent.items():
             for other in others:
@@ -229,13 +290,14 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
 
     async def write(self, tenant: str, batch: GraphWrite) -> None:
         """Remove, insert, and persist every store once."""
-        rag = await self.rag(tenant)
-        await self._remove(rag, batch.remove_entities, batch.remove_chunk_ids)
-        kg = batch.kg
-        if kg["chunks"] or kg["entities"] or kg["relationships"]:
-            await rag.ainsert_custom_kg(kg)  # persists all stores, removals included
-        elif batch.remove_entities or batch.remove_chunk_ids:
-            await self._persist(rag)
+        async with self._in_use():
+            rag = await self.rag(tenant)
+            await self._remove(rag, batch.remove_entities, batch.remove_chunk_ids)
+            kg = batch.kg
+            if kg["chunks"] or kg["entities"] or kg["relationships"]:
+                await rag.ainsert_custom_kg(kg)  # persists all stores, removals included
+            elif batch.remove_entities or batch.remove_chunk_ids:
+                await self._persist(rag)
 
     async def _remove(self, rag: Any, entities: list[str], chunk_ids: list[str]) -> None:
         from lightrag.utils import compute_mdhash_id, make_relation_vdb_ids
@@ -270,11 +332,15 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
     async def close(self) -> None:
         """Finalise every open workspace and free it for another data directory."""
         async with self._lock:
-            for rag in self._instances.values():
-                await rag.finalize_storages()
-            if self._instances:
-                _release_workspaces(list(self._instances))
-            self._instances.clear()
+            await self._close_instances()
+
+    async def _close_instances(self) -> None:
+        for rag in self._instances.values():
+            await rag.finalize_storages()
+        if self._instances:
+            _release_workspaces(list(self._instances))
+        self._instances.clear()
+        self._loaded_at.clear()
 
 
 def _document_type(node: str) -> str | None:

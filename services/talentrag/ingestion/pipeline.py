@@ -9,28 +9,29 @@ enforced with a lock file.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
 
 from talentrag.domain import DocumentRecord, DocumentType
-from talentrag.errors import DocumentError, TalentragError, Unavailable, WriteFailed
+from talentrag.errors import Conflict, DocumentError, TalentragError, Unavailable, WriteFailed
 from talentrag.gateways.base import GraphWrite, GraphWriter
 from talentrag.graph_schema import document_nodes, level_node
 from talentrag.ingestion.analyze import (
     AnalyzedDocument,
     Chunk,
-    analyze_document,
     chunk_content,
     content_hash,
     distinct_id,
     document_id_for,
 )
 from talentrag.ingestion.graph import build_custom_kg, merge_kgs
-from talentrag.ingestion.readers import read_document
+from talentrag.ingestion.workers import AnalysisPool
 from talentrag.ingestion.writer_lock import WriterLock
 from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES
 from talentrag.store.base import CandidateStore, RowStatus, UnfinishedWrite
@@ -101,6 +102,7 @@ class Ingestor:
         graph: GraphWriter,
         vocabulary: Vocabulary,
         writer_lock: WriterLock,
+        pool: AnalysisPool,
         *,
         batch_size: int = 200,
         as_of: date | None = None,
@@ -112,6 +114,7 @@ class Ingestor:
         self.batch_size = batch_size
         self.as_of = as_of
         self.writer_lock = writer_lock
+        self.pool = pool
         self.max_document_bytes = max_document_bytes
 
     # -- public operations ----------------------------------------------------------
@@ -125,12 +128,11 @@ class Ingestor:
         """Ingest files and folders in batches; unreadable files fail alone, the rest go on."""
         files = expand_paths(paths)
         results: list[IngestResult] = []
-        async with self.writer_lock.writing():
-            await self._recover(tenant)
+        async with self._writing(tenant):
             owners: dict[str, tuple[str, str]] = {}
             for start in range(0, len(files), self.batch_size):
                 batch = files[start : start + self.batch_size]
-                sources, failures = self._read_batch(batch, document_type, progress)
+                sources, failures = await self._read_batch(batch, document_type, progress)
                 sources, copies = await self._assign_ids(tenant, sources, owners)
                 failures += copies
                 if progress:
@@ -143,14 +145,12 @@ class Ingestor:
         self, tenant: str, sources: list[SourceDocument]
     ) -> list[IngestResult]:
         """Ingest already-read documents (the HTTP API's path); durable when it returns."""
-        async with self.writer_lock.writing():
-            await self._recover(tenant)
+        async with self._writing(tenant):
             return await self._ingest_batch(tenant, sources)
 
     async def delete(self, tenant: str, ids: list[str]) -> list[str]:
         """Remove documents from both stores; returns the ids that existed."""
-        async with self.writer_lock.writing():
-            await self._recover(tenant)
+        async with self._writing(tenant):
             existing = await self.store.stage_deletion(tenant, ids)
             if existing:
                 writes = [w for w in await self.store.unfinished(tenant) if w.record.id in existing]
@@ -159,7 +159,7 @@ class Ingestor:
 
     async def recover(self, tenant: str) -> int:
         """Complete (or, failing that, undo) unfinished writes; the server runs it at start-up."""
-        async with self.writer_lock.writing():
+        async with self._writing(tenant, recover=False):
             return await self._recover(tenant)
 
     async def repair(self, tenant: str, *, drop: bool) -> list[str]:
@@ -169,7 +169,7 @@ class Ingestor:
         LightRAG cannot be cleaned (its leftovers are invisible: every answer is
         joined with the store's active rows). Returns the ids concerned.
         """
-        async with self.writer_lock.writing():
+        async with self._writing(tenant, recover=False):
             unfinished = await self.store.unfinished(tenant)
             if not drop:
                 await self._recover(tenant)
@@ -183,28 +183,60 @@ class Ingestor:
                     type(exc).__name__,
                 )
             await self.store.abandon(tenant, [w.record.id for w in unfinished])
+            self.graph.committed(tenant, await self.store.generation(tenant))
             return [w.record.id for w in unfinished]
 
+    async def refuse_to_overwrite(
+        self, tenant: str, document_id: str, text: str, document_type: DocumentType
+    ) -> None:
+        """``Conflict`` when a different document is stored under the id a file's name gives.
+
+        ATS exports name thousands of files ``CV.pdf``: an upload named only by its
+        file name must not replace another person. The same document again is fine
+        (it is simply unchanged).
+        """
+        stored = (await self.store.versions(tenant, [document_id])).get(document_id)
+        if stored is not None and stored.content_hash != content_hash(text, document_type):
+            raise Conflict(
+                f"A different document is already stored as '{document_id}'. Send document_id "
+                "(your ATS id) to store this one beside it, or replace=true to replace it."
+            )
+
     # -- internals ------------------------------------------------------------------
-    def _read_batch(
+    @asynccontextmanager
+    async def _writing(self, tenant: str, *, recover: bool = True) -> AsyncIterator[None]:
+        """The writer lock, LightRAG as the last writer left it, unfinished writes completed."""
+        async with self.writer_lock.writing():
+            await self.graph.refresh(tenant)
+            if recover:
+                await self._recover(tenant)
+            yield
+
+    async def _read_batch(
         self,
         files: list[Path],
         document_type: DocumentType,
         progress: ProgressCallback | None = None,
     ) -> tuple[list[SourceDocument], list[IngestResult]]:
-        """Read each file (its id still the one its name gives); a failure fails that file."""
+        """Read the files in the worker pool (ids still the ones their names give).
+
+        A file that cannot be read fails alone; so does one a reader bug trips on.
+        """
+        texts = await asyncio.gather(
+            *(self.pool.read(path, self.max_document_bytes) for path in files),
+            return_exceptions=True,
+        )
         sources, failures = [], []
-        for path in files:
+        for path, text in zip(files, texts, strict=True):
             document_id = document_id_for(path)
-            reason = None
-            try:
-                text = read_document(path, self.max_document_bytes)
-            except DocumentError as exc:
-                reason = f"{exc.reason}: {exc}"
-            except Exception as exc:  # a reader bug must not abort the other files
-                log.warning("reading a file failed: %s", type(exc).__name__)
-                reason = f"unreadable: {type(exc).__name__} while reading the file"
-            if reason is not None:
+            if isinstance(text, BaseException):
+                if isinstance(text, DocumentError):
+                    reason = f"{text.reason}: {text}"
+                elif isinstance(text, Exception):
+                    log.warning("reading a file failed: %s", type(text).__name__)
+                    reason = f"unreadable: {type(text).__name__} while reading the file"
+                else:
+                    raise text
                 failures.append(IngestResult(str(path), Outcome.FAILED, document_id, reason))
                 if progress:
                     progress()
@@ -264,8 +296,8 @@ class Ingestor:
         versions = await self.store.versions(tenant, [s.document_id for s in sources])
         results: list[IngestResult] = []
         analyzed: list[tuple[AnalyzedDocument, str, str]] = []
-        for source in sources:
-            doc = self._analyze(source)
+        documents = await asyncio.gather(*(self._analyze(source) for source in sources))
+        for source, doc in zip(sources, documents, strict=True):
             if progress:
                 progress()
             stored = versions.get(source.document_id)
@@ -294,13 +326,12 @@ class Ingestor:
             ]
         return results
 
-    def _analyze(self, source: SourceDocument) -> AnalyzedDocument:
-        return analyze_document(
+    async def _analyze(self, source: SourceDocument) -> AnalyzedDocument:
+        return await self.pool.analyze(
             source.text,
             document_id=source.document_id,
             source_file=source.source_file,
             document_type=source.document_type,
-            vocabulary=self.vocabulary,
             as_of=self.as_of or date.today(),
             name=source.name,
         )
@@ -341,6 +372,7 @@ class Ingestor:
                 log.warning("undoing it failed too (%s)", type(undo_failure).__name__)
                 raise UnfinishedWrites(tenant, [w.record.id for w in writes]) from failure
             await self.store.abandon(tenant, [w.record.id for w in writes])
+            self.graph.committed(tenant, await self.store.generation(tenant))
             if isinstance(failure, TalentragError):
                 raise
             raise WriteFailed(
@@ -348,6 +380,7 @@ class Ingestor:
                 "undone; nothing changed"
             ) from failure
         await self.store.finish(tenant, [w.record.id for w in writes])
+        self.graph.committed(tenant, await self.store.generation(tenant))
 
     async def _redo_in_graph(self, tenant: str, writes: list[UnfinishedWrite]) -> None:
         """One LightRAG write: every trace of these documents removed, new versions inserted."""

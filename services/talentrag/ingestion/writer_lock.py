@@ -16,7 +16,8 @@ from filelock import FileLock, Timeout
 
 from talentrag.errors import Busy
 
-WAIT_FOR_WRITER_S = 10.0
+WAIT_FOR_WRITER_S = 0.8
+"""How long a write waits for another process's: a second writer is told at once."""
 WAIT_TO_HOLD_S = 5.0
 
 
@@ -28,6 +29,8 @@ class WriterLock:
         self.wait_s = wait_s
         self._file_lock = FileLock(str(path), thread_local=False)
         self._lock = asyncio.Lock()
+        self.held = False
+        """True while ``hold`` makes this process the data directory's writer."""
 
     @asynccontextmanager
     async def writing(self) -> AsyncIterator[None]:
@@ -42,9 +45,11 @@ class WriterLock:
     async def hold(self) -> None:
         """Keep this process the only writer until ``release`` (``talentrag serve`` does)."""
         await self._acquire(WAIT_TO_HOLD_S)
+        self.held = True
 
     def release(self) -> None:
         """Let other processes write again after ``hold``."""
+        self.held = False
         self._file_lock.release()
 
     def ensure_free(self) -> None:
@@ -64,6 +69,7 @@ class WriterLock:
 
     def _busy(self) -> Busy:
         return Busy(
-            f"another process is writing to this data directory ({self.path}); "
-            "if `talentrag serve` runs on it, ingest through its API (POST /v1/documents) or stop it"
+            f"another process is writing to this data directory ({self.path.parent}); "
+            "if `talentrag serve` runs on it, send writes to its API (POST /v1/ingest-jobs) "
+            "or stop it, otherwise retry when the other write has finished"
         )

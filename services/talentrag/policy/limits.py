@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 MIN_TEXT_CHARS = 20
 """A document needs this many non-blank characters to be worth indexing."""
 
@@ -29,3 +31,11 @@ MAX_SKILL_CHARS = 100
 
 MAX_NAME_CHARS = 200
 MAX_FILE_NAME_CHARS = 255
+
+MAX_JOB_DOCUMENTS = 1000
+"""Documents in one ingest job (a request's body is also bounded by the upload limit)."""
+
+
+def default_ingest_workers() -> int:
+    """Analysis processes: one per core but one, which stays free for the event loop (min 1)."""
+    return max(1, (os.cpu_count() or 2) - 1)

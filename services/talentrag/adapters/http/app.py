@@ -6,6 +6,8 @@ so unknown paths and wrong methods get the API's problem+json 404/405.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -13,7 +15,7 @@ from fastapi import FastAPI
 from mcp.server.transport_security import TransportSecuritySettings
 
 from talentrag import __version__
-from talentrag.adapters.http import embeddings, routes
+from talentrag.adapters.http import embeddings, jobs, routes
 from talentrag.adapters.http.errors import install_error_handlers
 from talentrag.adapters.http.guard import MULTIPART_ALLOWANCE, RequestGuard
 from talentrag.adapters.http.tools import create_tools_app
@@ -42,9 +44,13 @@ def create_app(settings: Settings) -> FastAPI:
             # load the default tenant's graph now, not on the first query
             await service.load(settings.tenant)
             app.state.service = tools_app.state.service = service
+            runner = asyncio.create_task(service.run_jobs(), name="ingest-jobs")
             try:
                 yield
             finally:
+                runner.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await runner
                 service.release_writer()
 
     app = FastAPI(
@@ -56,6 +62,7 @@ def create_app(settings: Settings) -> FastAPI:
     install_error_handlers(app)
     app.add_middleware(RequestGuard, settings=settings)
     app.include_router(routes.router)
+    app.include_router(jobs.router)
     app.include_router(embeddings.router)
     app.router.routes.extend(mcp_app.routes)  # POST/GET/DELETE /mcp
     tools_app = create_tools_app()
