@@ -184,3 +184,29 @@ def test_summary_tells_of_unfinished_writes_and_repair_completes_them(tmp_path: 
     assert "unfinished" not in _run("summary", data_dir=data_dir).stdout
     assert _run("candidate", "jane", data_dir=data_dir).returncode == 0
     assert "no unfinished writes" in _run("repair", "--drop", data_dir=data_dir).stdout
+
+
+def test_id_and_replace_make_a_replacement_explicit(tmp_path: Path):
+    thomas, maya = tmp_path / "a" / "CV.txt", tmp_path / "b" / "cv.txt"
+    thomas.parent.mkdir()
+    maya.parent.mkdir()
+    thomas.write_text("Thomas Baker\nSenior accountant since 2010. Skills: IFRS, Excel.")
+    maya.write_text("Maya Patel\nData engineer, 2019 - present. Skills: Python, Spark.")
+    data_dir = tmp_path / "kb"
+    assert "1 ingested" in _run("ingest", str(thomas), "--quiet", data_dir=data_dir).stdout
+    beside = _run("ingest", str(maya), "--quiet", data_dir=data_dir)
+    assert "1 ingested" in beside.stdout and "another file already has the id cv" in beside.stdout
+
+    replaced = _run("ingest", str(maya), "--quiet", "--replace", data_dir=data_dir)
+    assert "1 updated" in replaced.stdout, replaced.stdout + replaced.stderr
+    names = {
+        c["id"]: c["name"]
+        for c in json.loads(_run("candidates", "--json", data_dir=data_dir).stdout)
+    }
+    assert names["cv"] == "Maya Patel"
+
+    named = _run("ingest", str(thomas), "--quiet", "--id", "ats-101", data_dir=data_dir)
+    assert "1 ingested" in named.stdout and "stored as ats-101" in named.stdout
+    assert _run("candidate", "ats-101", "--json", data_dir=data_dir).returncode == 0
+    several = _run("ingest", str(tmp_path / "a"), str(maya), "--id", "x", data_dir=data_dir)
+    assert several.returncode == 2 and "an id names one file; 2 files" in several.stderr

@@ -22,11 +22,19 @@ import numpy as np
 from talentrag.config import Settings
 from talentrag.domain import DocumentRecord, DocumentType
 from talentrag.embeddings import Embedder
-from talentrag.errors import Busy, InvalidInput, NotFound, PayloadTooLarge, PermissionDenied
+from talentrag.errors import (
+    Busy,
+    InvalidInput,
+    NotFound,
+    PayloadTooLarge,
+    PermissionDenied,
+    PreconditionFailed,
+)
 from talentrag.ingestion.analyze import document_id_for
 from talentrag.ingestion.pipeline import (
     IngestResult,
     Outcome,
+    Precondition,
     ProgressCallback,
     SourceDocument,
     UnfinishedWrites,
@@ -36,7 +44,7 @@ from talentrag.ingestion.readers import clean_text, require_text
 from talentrag.policy.limits import MAX_FILE_NAME_CHARS, MAX_JOB_DOCUMENTS, MAX_NAME_CHARS
 from talentrag.runtime import KnowledgeBase, open_knowledge_base
 from talentrag.search import SearchRequest, SearchResponse
-from talentrag.store import StoreSummary
+from talentrag.store import StoredVersion, StoreSummary
 from talentrag.store.jobs import IngestJob, ItemKind, JobItem
 
 log = logging.getLogger(__name__)
@@ -155,8 +163,14 @@ class TalentService:
         document_type: DocumentType = DocumentType.CV,
         source_file: str | None = None,
         name: str | None = None,
+        if_match: str | None = None,
+        if_none_match: str | None = None,
     ) -> StoredDocument:
-        """Create or replace one document from its text; durable when it returns."""
+        """Create or replace one document from its text; durable when it returns.
+
+        ``if_match`` (an ETag list or ``*``) replaces only the version the caller read;
+        ``if_none_match="*"`` only creates. Either failing is ``PreconditionFailed``.
+        """
         validate_document_id(document_id)
         self._check_size(len(text.encode("utf-8", errors="replace")))
         text = clean_text(text)
@@ -172,7 +186,9 @@ class TalentService:
             document_type=document_type,
             name=name,
         )
-        return await self._ingest_one(tenant, source)
+        return await self._ingest_one(
+            tenant, source, _conditions(document_id, if_match, if_none_match)
+        )
 
     async def ingest_file(
         self,
@@ -209,13 +225,22 @@ class TalentService:
         paths: Sequence[Path],
         document_type: DocumentType = DocumentType.CV,
         progress: ProgressCallback | None = None,
+        *,
+        document_id: str | None = None,
+        replace: bool = False,
     ) -> tuple[str, list[IngestResult]]:
         """Files and folders, now, recorded as an ingest job; (job id, per-file results).
 
-        A bad file is reported in its result and never stops the batch.
+        A bad file is reported in its result and never stops the batch. ``document_id``
+        stores the one file given under that id (replacing what it names); ``replace``
+        lets files replace different documents stored under the ids their names give.
         """
         require_paths(paths)
-        return await self.kb.jobs.run_paths(tenant, list(paths), document_type, progress)
+        if document_id is not None:
+            validate_document_id(document_id)
+        return await self.kb.jobs.run_paths(
+            tenant, list(paths), document_type, progress, document_id=document_id, replace=replace
+        )
 
     async def submit_ingest_job(
         self,
@@ -359,12 +384,45 @@ class TalentService:
         if size > limit:
             raise PayloadTooLarge(f"the document is {size} bytes; the limit is {limit} bytes")
 
-    async def _ingest_one(self, tenant: str, source: SourceDocument) -> StoredDocument:
-        (result,) = await self.kb.ingestor.ingest_documents(tenant, [source])
+    async def _ingest_one(
+        self, tenant: str, source: SourceDocument, precondition: Precondition | None = None
+    ) -> StoredDocument:
+        (result,) = await self.kb.ingestor.ingest_documents(tenant, [source], precondition)
         record = await self.kb.store.get(tenant, source.document_id)
         if record is None:  # cannot happen after a successful write; never report it as done
             raise RuntimeError(f"document {source.document_id!r} was written but cannot be read")
         return StoredDocument(record=record, created=result.outcome is Outcome.INGESTED)
+
+
+def etag(record: DocumentRecord) -> str:
+    """The entity tag of a stored version (its content hash, quoted)."""
+    return f'"{record.content_hash}"'
+
+
+def _conditions(
+    document_id: str, if_match: str | None, if_none_match: str | None
+) -> Precondition | None:
+    """HTTP conditional-request rules (RFC 9110 13.1) over the stored version."""
+    if if_match is None and if_none_match is None:
+        return None
+    if if_none_match is not None and if_none_match.strip() != "*":
+        raise InvalidInput('If-None-Match: only "*" (create, never replace) is supported')
+
+    def check(stored: dict[str, StoredVersion]) -> None:
+        version = stored.get(document_id)
+        current = f'"{version.content_hash}"' if version else None
+        if if_none_match is not None and current is not None:
+            raise PreconditionFailed(f"'{document_id}' exists and If-None-Match: * was sent")
+        if if_match is None:
+            return
+        wanted = {tag.strip().removeprefix("W/") for tag in if_match.split(",")}
+        if current is None or ("*" not in wanted and current not in wanted):
+            raise PreconditionFailed(
+                f"'{document_id}' is not at the version If-Match names (it is "
+                f"{current or 'absent'}); GET it again and resend with its ETag"
+            )
+
+    return check
 
 
 @asynccontextmanager
@@ -381,6 +439,7 @@ __all__ = [
     "StoredDocument",
     "TalentService",
     "TextDocument",
+    "etag",
     "expand_paths",
     "open_service",
     "require_paths",

@@ -61,6 +61,17 @@ def _parser() -> argparse.ArgumentParser:
         "--as-of", type=date.fromisoformat, help="date that 'present' means (default today)"
     )
     ingest.add_argument("--quiet", action="store_true", help="no progress bar")
+    ingest.add_argument(
+        "--id",
+        dest="document_id",
+        help="store the one file given under this id (your ATS id); replaces that id's document",
+    )
+    ingest.add_argument(
+        "--replace",
+        action="store_true",
+        help="a file whose name gives the id of a different stored document replaces it "
+        "(default: it is stored beside it under the id plus a short hash)",
+    )
 
     candidates = commands.add_parser("candidates", parents=[common], help="list candidate profiles")
     candidates.add_argument("--json", action="store_true", help="print JSON")
@@ -144,9 +155,14 @@ async def _ingest(args: argparse.Namespace, settings: Settings) -> int:
                 progress.advance(task)
 
             job_id, results = await service.ingest_paths(
-                settings.tenant, args.paths, DocumentType(args.document_type), progress=advance
+                settings.tenant,
+                args.paths,
+                DocumentType(args.document_type),
+                progress=advance,
+                document_id=args.document_id,
+                replace=args.replace,
             )
-    _print_ingest_summary(results)
+    _print_ingest_summary(results, named=args.document_id)
     console.print(f"recorded as ingest job {job_id}", highlight=False, style="dim")
     return 1 if results and all(r.outcome is Outcome.FAILED for r in results) else 0
 
@@ -162,18 +178,21 @@ def _progress(quiet: bool) -> Progress:
     )
 
 
-def _print_ingest_summary(results: list[IngestResult]) -> None:
+def _print_ingest_summary(results: list[IngestResult], named: str | None = None) -> None:
     counts = Counter(r.outcome for r in results)
     line = ", ".join(f"{counts[o]} {o.value}" for o in Outcome)
     console.print(f"{len(results)} files: {line}")
     for result in results:
         if result.outcome is Outcome.FAILED:
             console.print(f"  failed  {result.source}: {result.reason}")
+        elif named is not None:
+            console.print(f"  {result.source} stored as {named}", highlight=False, soft_wrap=True)
         elif result.document_id and result.document_id != document_id_for(Path(result.source)):
             console.print(
                 f"  {result.source} stored as {result.document_id} "
                 f"(another file already has the id {document_id_for(Path(result.source))})",
                 highlight=False,
+                soft_wrap=True,
             )
 
 

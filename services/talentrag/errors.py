@@ -137,6 +137,13 @@ class Conflict(TalentragError):
     exit_code = 2
 
 
+class PreconditionFailed(TalentragError):
+    """An ``If-Match``/``If-None-Match`` condition does not hold; nothing was written."""
+
+    http_status = 412
+    exit_code = 2
+
+
 class _RetryLater(TalentragError):
     """A temporary condition; ``retry_after_s`` says when to try again."""
 

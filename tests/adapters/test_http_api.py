@@ -457,3 +457,34 @@ def test_two_people_uploaded_as_cv_never_replace_each_other(server: str):
         timeout=60,
     )
     assert replaced.status_code == 200 and replaced.json()["name"] == "Maya Patel"
+
+
+def test_put_replaces_only_the_version_if_match_names(server: str):
+    url = f"{server}/v1/candidates/etag-1"
+    text = (FIXTURES / "tom-baker.txt").read_text()
+    created = httpx.put(url, json={"text": text}, headers={"If-None-Match": "*"}, timeout=60)
+    assert created.status_code == 201 and created.headers["etag"].startswith('"')
+    tag = httpx.get(url, timeout=30).headers["etag"]
+    assert tag == created.headers["etag"]
+
+    _assert_problem(
+        httpx.put(url, json={"text": text}, headers={"If-None-Match": "*"}, timeout=60),
+        412,
+        "If-None-Match",
+    )
+    changed = httpx.put(
+        url, json={"text": text + "\nAlso Go."}, headers={"If-Match": tag}, timeout=60
+    )
+    assert changed.status_code == 200 and changed.headers["etag"] != tag
+    stale = httpx.put(
+        url, json={"text": text + "\nAlso Rust."}, headers={"If-Match": tag}, timeout=60
+    )
+    _assert_problem(stale, 412, "GET it again")
+    assert "Rust" not in [s["skill"] for s in httpx.get(url, timeout=30).json()["skills"]]
+    missing = httpx.put(
+        f"{server}/v1/candidates/etag-none",
+        json={"text": text},
+        headers={"If-Match": "*"},
+        timeout=60,
+    )
+    _assert_problem(missing, 412, "absent")

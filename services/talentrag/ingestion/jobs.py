@@ -83,13 +83,20 @@ class IngestJobs:
         paths: list[Path],
         document_type: DocumentType,
         progress: ProgressCallback | None = None,
+        *,
+        document_id: str | None = None,
+        replace: bool = False,
     ) -> tuple[str, list[IngestResult]]:
         """Ingest files and folders now, recorded as a job; (job id, per-file results)."""
         files = expand_paths(paths)
         items = [JobItem(ItemKind.PATH, str(path)) for path in files]
-        job_id = await self.jobs.create(tenant, items, document_type, status=JobStatus.RUNNING)
+        job_id = await self.jobs.create(
+            tenant, items, document_type, replace=replace, status=JobStatus.RUNNING
+        )
         try:
-            results = await self.ingestor.ingest_paths(files, tenant, document_type, progress)
+            results = await self.ingestor.ingest_paths(
+                files, tenant, document_type, progress, document_id=document_id, replace=replace
+            )
         except BaseException:
             await self.jobs.set_status(tenant, job_id, JobStatus.INTERRUPTED)
             raise

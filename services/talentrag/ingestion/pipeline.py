@@ -13,13 +13,21 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace as replace_fields
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
 
 from talentrag.domain import DocumentRecord, DocumentType
-from talentrag.errors import Conflict, DocumentError, TalentragError, Unavailable, WriteFailed
+from talentrag.errors import (
+    Conflict,
+    DocumentError,
+    InvalidInput,
+    TalentragError,
+    Unavailable,
+    WriteFailed,
+)
 from talentrag.gateways.base import GraphWrite, GraphWriter
 from talentrag.graph_schema import document_nodes, level_node
 from talentrag.ingestion.analyze import (
@@ -34,7 +42,7 @@ from talentrag.ingestion.graph import build_custom_kg, merge_kgs
 from talentrag.ingestion.workers import AnalysisPool
 from talentrag.ingestion.writer_lock import WriterLock
 from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES
-from talentrag.store.base import CandidateStore, RowStatus, UnfinishedWrite
+from talentrag.store.base import CandidateStore, RowStatus, StoredVersion, UnfinishedWrite
 from talentrag.vocabulary.vocabulary import Vocabulary
 
 log = logging.getLogger(__name__)
@@ -73,6 +81,9 @@ class SourceDocument:
     location: str | None = None
     """The resolved file path, which keeps two files with one name apart; None for texts."""
 
+
+Precondition = Callable[[dict[str, StoredVersion]], None]
+"""Checks the stored versions of a write's ids and raises to refuse it."""
 
 ProgressCallback = Callable[[], None]  # called once per file, when it has been read and analysed
 
@@ -124,28 +135,47 @@ class Ingestor:
         tenant: str,
         document_type: DocumentType = DocumentType.CV,
         progress: ProgressCallback | None = None,
+        *,
+        document_id: str | None = None,
+        replace: bool = False,
     ) -> list[IngestResult]:
-        """Ingest files and folders in batches; unreadable files fail alone, the rest go on."""
+        """Ingest files and folders in batches; unreadable files fail alone, the rest go on.
+
+        ``document_id`` names the one file given (the caller's id); ``replace`` lets a
+        file replace a different document stored under the id its name gives, where
+        otherwise it would be stored beside it under a distinct id.
+        """
         files = expand_paths(paths)
+        if document_id is not None and len(files) != 1:
+            raise InvalidInput(f"an id names one file; {len(files)} files were given")
         results: list[IngestResult] = []
         async with self._writing(tenant):
             owners: dict[str, tuple[str, str]] = {}
             for start in range(0, len(files), self.batch_size):
                 batch = files[start : start + self.batch_size]
                 sources, failures = await self._read_batch(batch, document_type, progress)
-                sources, copies = await self._assign_ids(tenant, sources, owners)
-                failures += copies
-                if progress:
-                    for _ in copies:
-                        progress()
+                if document_id is not None:
+                    sources = [replace_fields(s, document_id=document_id) for s in sources]
+                elif not replace:
+                    sources, copies = await self._assign_ids(tenant, sources, owners)
+                    failures += copies
+                    if progress:
+                        for _ in copies:
+                            progress()
                 results += failures + await self._ingest_batch(tenant, sources, progress)
         return results
 
     async def ingest_documents(
-        self, tenant: str, sources: list[SourceDocument]
+        self, tenant: str, sources: list[SourceDocument], precondition: Precondition | None = None
     ) -> list[IngestResult]:
-        """Ingest already-read documents (the HTTP API's path); durable when it returns."""
+        """Ingest already-read documents (the HTTP API's path); durable when it returns.
+
+        ``precondition`` sees the stored versions inside the writer lock and raises to
+        refuse the write (``If-Match`` on PUT): no other write can come in between.
+        """
         async with self._writing(tenant):
+            if precondition is not None:
+                precondition(await self.store.versions(tenant, [s.document_id for s in sources]))
             return await self._ingest_batch(tenant, sources)
 
     async def delete(self, tenant: str, ids: list[str]) -> list[str]:
@@ -283,7 +313,9 @@ class Ingestor:
                 )
                 continue
             if owner is not None and location != owner[0] and digest != owner[1]:
-                source = replace(source, document_id=distinct_id(source.document_id, location))
+                source = replace_fields(
+                    source, document_id=distinct_id(source.document_id, location)
+                )
             owners.setdefault(source.document_id, (location, digest))
             assigned.append(source)
         return assigned, copies

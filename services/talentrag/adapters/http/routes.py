@@ -14,6 +14,7 @@ from fastapi import (
     Depends,
     File,
     Form,
+    Header,
     Path,
     Query,
     Request,
@@ -27,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from talentrag.adapters.auth import tenant_for
 from talentrag.adapters.http.errors import Problem
-from talentrag.application import StoredDocument, TalentService
+from talentrag.application import StoredDocument, TalentService, etag
 from talentrag.config import Scope
 from talentrag.domain import DocumentRecord, DocumentType, ExperienceLevel
 from talentrag.errors import MalformedRequest
@@ -37,7 +38,7 @@ from talentrag.search import SearchRequest, SearchResponse
 router = APIRouter()
 ERRORS: dict[int | str, dict[str, object]] = {
     code: {"model": Problem, "content": {"application/problem+json": {}}}
-    for code in (400, 401, 403, 404, 409, 413, 415, 422, 503)
+    for code in (400, 401, 403, 404, 409, 412, 413, 415, 422, 503)
 }
 CandidateId = Annotated[
     str, Path(description="Your id for the candidate (ATS id).", examples=["cv-00042"])
@@ -211,6 +212,7 @@ class CandidatePage(BaseModel):
 def _stored(stored: StoredDocument, response: Response) -> DocumentRecord:
     if stored.created:
         response.status_code = status.HTTP_201_CREATED
+    response.headers["ETag"] = etag(stored.record)
     return stored.record
 
 
@@ -218,7 +220,10 @@ def _stored(stored: StoredDocument, response: Response) -> DocumentRecord:
     "/v1/candidates/{candidate_id}",
     operation_id="upsert_candidate",
     summary="Create or replace a candidate from CV text (idempotent)",
-    description="201 when created, 200 when replaced or unchanged. A 2xx means the candidate is in both stores.",
+    description="201 when created, 200 when replaced or unchanged. A 2xx means the candidate is in "
+    "both stores. The id is your ATS id: sending it again replaces that candidate. To replace only "
+    "the version you read, send its `ETag` as `If-Match` (412 if it changed meanwhile); "
+    "`If-None-Match: *` creates but never replaces (412 if the id exists).",
     response_model=DocumentRecord,
     responses=ERRORS,
     tags=["candidates"],
@@ -229,6 +234,12 @@ async def upsert_candidate(
     service: Service,
     response: Response,
     tenant: WriterTenant,
+    if_match: Annotated[
+        str | None, Header(description="Replace only this version (an ETag from GET or PUT).")
+    ] = None,
+    if_none_match: Annotated[
+        str | None, Header(description='"*": create only, never replace.')
+    ] = None,
 ) -> DocumentRecord:
     """Ingest the text under ``candidate_id``; 201 when the id is new."""
     stored = await service.ingest_text(
@@ -238,6 +249,8 @@ async def upsert_candidate(
         document_type=body.document_type,
         source_file=body.source_file,
         name=body.name,
+        if_match=if_match,
+        if_none_match=if_none_match,
     )
     return _stored(stored, response)
 
@@ -295,10 +308,12 @@ async def upload_document(
     tags=["candidates"],
 )
 async def get_candidate(
-    candidate_id: CandidateId, service: Service, tenant: Tenant
+    candidate_id: CandidateId, service: Service, tenant: Tenant, response: Response
 ) -> DocumentRecord:
-    """The stored record of a CV; 404 for an unknown id or a document that is not a CV."""
-    return await service.get_candidate(tenant, candidate_id)
+    """The stored record of a CV (with its ``ETag``); 404 for an unknown id or a non-CV."""
+    record = await service.get_candidate(tenant, candidate_id)
+    response.headers["ETag"] = etag(record)
+    return record
 
 
 @router.delete(
