@@ -27,7 +27,10 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(data_dir: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+def running_server(
+    data_dir: Path, env: dict[str, str] | None = None, *, kill: bool = False
+) -> Iterator[str]:
+    """``talentrag serve`` on a free port; stopped with SIGTERM (``kill``: SIGKILL, a crash)."""
     port = free_port()
     environment = os.environ | {"TALENTRAG_EMBEDDER": "hashing"} | (env or {})
     process = subprocess.Popen(
@@ -59,7 +62,7 @@ def running_server(data_dir: Path, env: dict[str, str] | None = None) -> Iterato
                 time.sleep(0.2)
         yield url
     finally:
-        process.terminate()
+        process.kill() if kill else process.terminate()
         process.wait(timeout=20)
 
 

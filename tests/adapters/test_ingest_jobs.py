@@ -92,16 +92,16 @@ def test_jobs_need_a_write_key_and_belong_to_the_keys_tenant(keyed_server: str):
 
 
 def test_a_queued_job_survives_a_restart(tmp_path: Path):
-    """A server stopped mid-job: the next one resumes it and no document is lost."""
+    """A server killed mid-job: the next one resumes it and no document is lost."""
     data_dir = tmp_path / "kb"
     texts = [
         {"id": f"cv-{i}", "text": (FIXTURES / "jane-doe.md").read_text() + f"\nRef {i}\n"}
         for i in range(40)
     ]
-    with running_server(data_dir) as url:
+    with running_server(data_dir, kill=True) as url:
         accepted = httpx.post(f"{url}/v1/ingest-jobs", json={"documents": texts}, timeout=30)
         location = accepted.headers["location"]
-    # the server was stopped at once; whatever it had not done is still queued
+    # the server was killed at once; whatever it had not done is still queued
     with running_server(data_dir) as url:
         job = _wait_done(url, location)
         assert job["processed"] == 40 and set(job["counts"]) <= {"ingested", "skipped"}

@@ -6,6 +6,13 @@ does not. A query touching a skill held by 2,300 candidates fetched every edge
 that way: 40 µs of lock traffic per edge, most of ``aquery_data`` at 10K CVs.
 These overrides take the graph once per batch; the files on disk are unchanged,
 so a data directory works with either class (and with a LightRAG Server).
+
+Reads also skip the storage lock and the commit gate, which LightRAG holds for the
+whole serialisation of the graph to GraphML: with them, every search waited for
+each write's flush (seconds at 1,000 CVs). Reading while the flush thread reads is
+safe; the graph only changes between our serialised writes, on the event loop, and
+another process's writes are picked up by reopening the workspace
+(``EmbeddedLightRAG.refresh``), not by LightRAG's own reload flag.
 """
 
 from __future__ import annotations
@@ -19,23 +26,59 @@ NAME = "BatchedNetworkXStorage"
 
 
 class BatchedNetworkXStorage(NetworkXStorage):  # type: ignore[misc]  # LightRAG is untyped
-    """NetworkXStorage whose batch reads take the graph once per batch."""
+    """NetworkXStorage whose reads take the live graph, once per batch, without waiting."""
+
+    def _live(self) -> Any:
+        """The in-memory graph, without the lock and gate that writers' flushes hold."""
+        return self._graph
+
+    async def has_node(self, node_id: str) -> bool:
+        """Whether the node exists."""
+        return bool(self._live().has_node(node_id))
+
+    async def has_edge(self, source_node_id: str, target_node_id: str) -> bool:
+        """Whether the edge exists."""
+        return bool(self._live().has_edge(source_node_id, target_node_id))
+
+    async def get_node(self, node_id: str) -> dict[str, Any] | None:
+        """A copy of the node's attributes, or None."""
+        node = self._live().nodes.get(node_id)
+        return dict(node) if node is not None else None
+
+    async def node_degree(self, node_id: str) -> int:
+        """The node's degree (0 when absent)."""
+        graph = self._live()
+        return int(graph.degree(node_id)) if node_id in graph else 0
+
+    async def edge_degree(self, src_id: str, tgt_id: str) -> int:
+        """Sum of both ends' degrees."""
+        return await self.node_degree(src_id) + await self.node_degree(tgt_id)
+
+    async def get_edge(self, source_node_id: str, target_node_id: str) -> dict[str, Any] | None:
+        """A copy of the edge's attributes, or None."""
+        edge = self._live().edges.get((source_node_id, target_node_id))
+        return dict(edge) if edge is not None else None
+
+    async def get_node_edges(self, source_node_id: str) -> list[tuple[str, str]] | None:
+        """The node's edges, or None when it is absent."""
+        graph = self._live()
+        return list(graph.edges(source_node_id)) if source_node_id in graph else None
 
     async def get_nodes_batch(self, node_ids: list[str]) -> dict[str, dict[str, Any]]:
         """Attributes of the nodes that exist, in one pass."""
-        nodes = (await self._get_graph()).nodes
+        nodes = self._live().nodes
         return {n: dict(nodes[n]) for n in node_ids if n in nodes}
 
     async def node_degrees_batch(self, node_ids: list[str]) -> dict[str, int]:
         """Degree of each node (0 when absent), in one pass."""
-        graph = await self._get_graph()
+        graph = self._live()
         return {n: graph.degree(n) if n in graph else 0 for n in node_ids}
 
     async def edge_degrees_batch(
         self, edge_pairs: list[tuple[str, str]]
     ) -> dict[tuple[str, str], int]:
         """Sum of both ends' degrees for each pair, in one pass."""
-        graph = await self._get_graph()
+        graph = self._live()
         adjacency = graph.adj
 
         def degree(node: str) -> int:
@@ -47,7 +90,7 @@ class BatchedNetworkXStorage(NetworkXStorage):  # type: ignore[misc]  # LightRAG
         self, pairs: list[dict[str, str]]
     ) -> dict[tuple[str, str], dict[str, Any]]:
         """Attributes of the edges that exist, keyed by (src, tgt), in one pass."""
-        adjacency = (await self._get_graph()).adj
+        adjacency = self._live().adj
         found = {}
         for pair in pairs:
             source, target = pair["src"], pair["tgt"]
@@ -58,7 +101,7 @@ class BatchedNetworkXStorage(NetworkXStorage):  # type: ignore[misc]  # LightRAG
 
     async def get_nodes_edges_batch(self, node_ids: list[str]) -> dict[str, list[tuple[str, str]]]:
         """Edges of each node ([] when absent), in one pass."""
-        graph = await self._get_graph()
+        graph = self._live()
         return {n: list(graph.edges(n)) if n in graph else [] for n in node_ids}
 
 

@@ -3,8 +3,7 @@
 ``POST /v1/ingest-jobs`` and MCP's ``ingest_cv`` submit jobs that the writer
 process runs one after another; the CLI records its runs as jobs too, so every
 bulk write has one report (``GET /v1/ingest-jobs/{id}``). Items are written in
-small batches: each is one atomic LightRAG write, and a small one keeps the event
-loop free for searches between them.
+batches of ``TALENTRAG_INGEST_BATCH_SIZE``, each one atomic LightRAG write.
 """
 
 from __future__ import annotations
@@ -29,9 +28,6 @@ from talentrag.store.jobs import IngestJob, ItemKind, JobItem, JobStatus, SQLite
 
 log = logging.getLogger(__name__)
 
-JOB_BATCH_SIZE = 16
-"""Documents per LightRAG write inside a job (one flush of the file stores each)."""
-
 
 class IngestJobs:
     """Submits, runs and reports ingest jobs; one runner per writer process."""
@@ -45,6 +41,10 @@ class IngestJobs:
         self.jobs = jobs
         self.ingestor = ingestor
         self.max_document_bytes = max_document_bytes
+        # Documents per LightRAG write: the embedded file stores rewrite themselves whole
+        # on every write, which holds the event loop, so fewer, larger writes stall
+        # searches least (analysis runs in the worker pool meanwhile).
+        self.batch_size = ingestor.batch_size
         self._queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._finished: dict[str, asyncio.Event] = {}
 
@@ -135,7 +135,7 @@ class IngestJobs:
         """Run one queued job to the end, a batch at a time; every item gets an outcome."""
         job = await self._get(tenant, job_id)
         await self.jobs.set_status(tenant, job_id, JobStatus.RUNNING)
-        while batch := await self.jobs.waiting_items(tenant, job_id, JOB_BATCH_SIZE):
+        while batch := await self.jobs.waiting_items(tenant, job_id, self.batch_size):
             await self.jobs.record(tenant, job_id, await self._ingest(job, batch))
         await self.jobs.set_status(tenant, job_id, JobStatus.DONE)
         if job_id in self._finished:

@@ -33,7 +33,22 @@ class JobText(BaseModel):
 class IngestJobRequest(BaseModel):
     """Texts to ingest in the background (JSON); files go as multipart/form-data."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "documents": [
+                        {
+                            "id": "ats-1001",
+                            "text": "Jane Doe\nDevOps engineer since 2016: K8s, AWS",
+                        },
+                        {"id": "ats-1002", "text": "Tom Baker\nJunior Python developer, 2024-"},
+                    ]
+                }
+            ]
+        },
+    )
     documents: list[JobText] = Field(min_length=1, max_length=MAX_JOB_DOCUMENTS)
     document_type: DocumentType = DocumentType.CV
 
@@ -188,7 +203,10 @@ def _form_value(value: Any, default: str) -> str:
     responses=ERRORS,
 )
 async def get_ingest_job(
-    job_id: Annotated[str, Path(max_length=64, description="The id POST returned.")],
+    job_id: Annotated[
+        str,
+        Path(max_length=64, description="The id POST returned.", examples=["job-3f2a9c1d5e7b4a60"]),
+    ],
     service: Service,
     tenant: Tenant,
 ) -> IngestJobView:
