@@ -185,12 +185,18 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
         return rag
 
     def _storage_classes(self) -> dict[str, str]:
-        """The configured storages, with NetworkX swapped for its batched subclass (same files)."""
-        from talentrag.gateways import networkx_batched
+        """The configured storages, the file-based ones swapped for subclasses (same files).
+
+        Their reads neither wait for a write's flush nor go one item at a time; see
+        ``networkx_batched`` and ``nano_vector_reads``.
+        """
+        from talentrag.gateways import nano_vector_reads, networkx_batched
 
         storages = dict(self.storages)
         if storages.get("graph_storage", "NetworkXStorage") == "NetworkXStorage":
             storages["graph_storage"] = networkx_batched.register()
+        if storages.get("vector_storage", "NanoVectorDBStorage") == "NanoVectorDBStorage":
+            storages["vector_storage"] = nano_vector_reads.register()
         return storages
 
     # -- other processes' writes ----------------------------------------------------
