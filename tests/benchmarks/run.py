@@ -31,6 +31,7 @@ from talentrag.ingestion.analyze import document_id_for
 from talentrag.runtime import open_knowledge_base
 from talentrag.search import SearchRequest, SearchResponse
 from talentrag.vocabulary import load_vocabulary
+from tests.benchmarks import write_load
 from tests.benchmarks.baselines import BM25Baseline, dense_rank, raw_lightrag_rank
 from tests.benchmarks.corpus import AS_OF, ROOT, built_corpus, peak_rss_mb, run_child
 from tests.benchmarks.latency import percentiles
@@ -51,6 +52,7 @@ class Plan:
     ingest_cvs: int
     serving_cvs: int
     requests_per_level: int
+    bulk_cvs: int = 300
 
 
 QUICK = Plan(300, 24, ((1000, "hashing"),), 100, 100, 1000, 32)
@@ -321,6 +323,15 @@ def markdown(report: dict) -> str:
         lines.append(
             f"| {level} | {row['requests']} | {row['rps']} | {row['p50']} | {row['p95']} | {row['errors']} |"
         )
+    wl = report.get("write_load")
+    if wl:
+        lines += ["", f"## Searches during a bulk ingest ({wl['cvs']} CVs served, {wl['clients']} search clients)", "",
+                  "| phase | requests | p50 ms | p95 ms | p99 ms |", "| --- | --- | --- | --- | --- |",
+                  *(f"| {name} | {wl[key]['requests']} | {wl[key]['p50']} | {wl[key]['p95']} | {wl[key]['p99']} |"
+                    for name, key in (("idle", "idle"), ("during the ingest job", "during_bulk_ingest"))),
+                  "", f"p95 during / idle: {wl['p95_ratio']}x. The job (POST /v1/ingest-jobs) wrote {wl['bulk']['cvs']} CVs "
+                  f"in {wl['bulk']['seconds']} s ({wl['bulk']['cvs_per_second']} CVs/s); a {wl['one_mb_text']['bytes']:,}-byte "
+                  f"text PUT took {wl['one_mb_text']['seconds']} s."]  # fmt: skip
     lines += ["", "## Targets", "", "| target | measured | met |", "| --- | --- | --- |"]
     for name, value, ok in targets(report):
         lines.append(
@@ -382,6 +393,12 @@ def targets(report: dict) -> list[tuple[str, str, bool | None]]:
     serving = report["serving"]
     errors = sum(level["errors"] for level in serving["concurrency"].values())
     rows.append(("zero errors with 1/8/32 concurrent clients", f"{errors}", errors == 0))
+    load = report.get("write_load")
+    if load:
+        ratio = load["p95_ratio"]
+        rows.append(("search p95 during a bulk ingest <= 2x idle", f"{ratio}x", ratio <= 2))
+        big = load["one_mb_text"]["seconds"]
+        rows.append(("a 1 MB text ingests in <= 5 s", f"{big} s", big <= 5))
     return rows
 
 
@@ -428,9 +445,16 @@ async def main() -> None:
     queries = make_queries(truth, load_vocabulary(), 50, args.seed)
     report["serving"] = {"cvs": plan.serving_cvs, "embedder": "hashing",
                          **await serving(data_dir, "hashing", queries, (1, 8, 32), plan.requests_per_level)}  # fmt: skip
+    print("serving", json.dumps(report["serving"]), flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        bulk = write_load.bulk_texts(Path(tmp) / "bulk", plan.bulk_cvs, args.seed)
+    report["write_load"] = {
+        "cvs": plan.serving_cvs,
+        **await write_load.measure(data_dir, queries, bulk),
+    }
+    print("write_load", json.dumps(report["write_load"]), flush=True)
     for row in report["latency"]:
         row.pop("data_dir", None)
-    print("serving", json.dumps(report["serving"]), flush=True)
     measured = {(r["cvs"], r["embedder"]) for r in report["latency"]}
     report["not_measured"] = [
         f"latency at {n:,} CVs with {e}" for n, e in FULL.latency_sizes if (n, e) not in measured

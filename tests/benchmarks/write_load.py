@@ -49,7 +49,7 @@ async def _searches(
     return latencies
 
 
-def _bulk_texts(folder: Path, n: int, seed: int) -> list[dict[str, str]]:
+def bulk_texts(folder: Path, n: int, seed: int) -> list[dict[str, str]]:
     generate_corpus(folder, n, seed=seed + 1, n_job_descriptions=0, as_of=AS_OF)
     return [
         {"id": f"bulk-{i}-{path.stem}", "text": path.read_text()}
@@ -180,7 +180,7 @@ async def main() -> None:
 
     queries = make_queries(truth, load_vocabulary(), 50, args.seed)
     with tempfile.TemporaryDirectory() as tmp:
-        bulk = _bulk_texts(Path(tmp) / "bulk", args.bulk, args.seed)
+        bulk = bulk_texts(Path(tmp) / "bulk", args.bulk, args.seed)
     print(json.dumps(await measure(built.settings.data_dir, queries, bulk), indent=2))
 
 
