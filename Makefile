@@ -8,7 +8,7 @@ SAMPLE := services/talentrag/sample_data/corpus
 
 SERVER_VENV := .venv-lightrag-server
 
-.PHONY: install run test test-remote check-mcp bench bench-prepare lint sample-data clean
+.PHONY: install run test test-remote test-openwebui check-mcp bench bench-prepare lint sample-data clean
 
 install: $(STAMP)
 
@@ -45,6 +45,21 @@ $(SERVER_VENV)/.installed:
 test-remote: $(STAMP) $(SERVER_VENV)/.installed
 	TALENTRAG_LIGHTRAG_SERVER_PYTHON=$(CURDIR)/$(SERVER_VENV)/bin/python $(VENV)/bin/pytest -q -m remote tests/remote
 
+# A real OpenWebUI 0.12.4 (~2.9 GB, 4-12 min the first time) in its own venv, kept out of ours.
+# torch first, with plain pip: pip takes the machine's local CPU build (uv does not see it),
+# where open-webui alone would pull a multi-GB CUDA build.
+OWUI_VENV := .venv-openwebui
+$(OWUI_VENV)/.installed:
+	@test -x $(OWUI_VENV)/bin/python || $(PYTHON) -m venv $(OWUI_VENV) || python3 -m venv $(OWUI_VENV)
+	$(OWUI_VENV)/bin/python -m pip install -q torch==2.13.0
+	$(OWUI_VENV)/bin/python -m pip install -q open-webui==0.12.4
+	@touch $@
+
+# Chats through the real OpenWebUI with a scripted model against a real talentrag server:
+# the tool file, the /tools OpenAPI server and MCP (tests/openwebui).
+test-openwebui: $(STAMP) $(OWUI_VENV)/.installed
+	TALENTRAG_OPENWEBUI_BIN=$(CURDIR)/$(OWUI_VENV)/bin/open-webui $(VENV)/bin/pytest -q -m openwebui tests/openwebui
+
 # The MCP Inspector CLI (needs Node >= 22, installed from npm beside it) against both transports.
 INSPECTOR := .mcp-inspector
 $(INSPECTOR)/node_modules/.bin/inspector:
@@ -76,4 +91,4 @@ sample-data: $(STAMP)
 	$(PY) -m tests.support.generator $(SAMPLE) --n 200 --seed 42 --jobs 5
 
 clean:
-	rm -rf $(VENV) $(SERVER_VENV) $(INSPECTOR) $(DATA_DIR) .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(SERVER_VENV) $(OWUI_VENV) $(INSPECTOR) $(DATA_DIR) .pytest_cache .ruff_cache
