@@ -148,6 +148,8 @@ async def test_streamable_http_with_api_keys(loaded_dir: Path, tmp_path: Path):
             ClientSession(read, write) as session,
         ):
             await session.initialize()
+            offered = {tool.name for tool in (await session.list_tools()).tools}
+            assert offered == TOOLS - {"ingest_cv"}  # a read-only key is not offered writes
             refused = await session.call_tool(
                 "ingest_cv", {"text": "Rita Reader\nSkills: Python and Go.", "candidate_id": "rita"}
             )

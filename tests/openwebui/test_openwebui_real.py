@@ -548,7 +548,8 @@ def test_openapi_tool_server(openwebui, model, talentrag, tool_servers):
 
 def test_mcp_as_compose_configures_it(openwebui, model, talentrag, tool_servers):
     listed = [s["name"] for s in tool_servers["talentrag-mcp"]["specs"]]
-    assert sorted(listed) == ["get_candidate", "ingest_cv", "search_by_skills"]  # the server's list
+    # the read-only key is not offered talentrag's write tool at all
+    assert sorted(listed) == ["get_candidate", "search_by_skills"]
     calls = len(talentrag.requests_seen("/mcp"))
 
     chat = _run_chat(openwebui, model, ["server:mcp:talentrag-mcp"], "Who has Kubernetes and AWS?")
@@ -570,34 +571,20 @@ def test_mcp_as_compose_configures_it(openwebui, model, talentrag, tool_servers)
     assert len(seen) > calls and all(line.endswith(" 200") for line in seen[calls:]), seen
 
 
-def test_mcp_without_filter_offers_ingest_cv_which_the_read_key_refuses(
+def test_mcp_without_filter_list_offers_no_write_tool_to_a_read_key(
     openwebui, model, talentrag, tool_servers
 ):
-    """Without a filter list OpenWebUI offers every MCP tool, ingest_cv included (it runs
-    tools without asking anyone). The read-only key is what keeps it from writing."""
+    """Without a filter list OpenWebUI offers every MCP tool the server lists (and runs them
+    without asking anyone); talentrag lists no write tool to a read-only key."""
     search = _run_chat(
         openwebui, model, ["server:mcp:talentrag-mcp-all"], "Who has Kubernetes and AWS?"
     )
     assert sorted(search.offered) == [
         "talentrag-mcp-all_get_candidate",
-        "talentrag-mcp-all_ingest_cv",
         "talentrag-mcp-all_search_by_skills",
     ]
-    assert _write_tools(search.offered) == ["talentrag-mcp-all_ingest_cv"]
+    assert _write_tools(search.offered) == []
     _assert_talentrag_answered(search)
-
-    write = _run_chat(
-        openwebui,
-        model,
-        ["server:mcp:talentrag-mcp-all"],
-        "Add Ivan's CV to the database [call: ingest_cv]",
-    )
-    (refusal,) = write.tool_results
-    assert json.loads(refusal) == {
-        "error": "This API key may only read; this operation needs a key with the 'write' scope."
-    }
     headers = {"Authorization": f"Bearer {WRITE_KEY}"}
-    missing = httpx.get(f"{talentrag.url}/v1/candidates/ivan-intruder", headers=headers, timeout=30)
-    assert missing.status_code == 404, missing.text
     page = httpx.get(f"{talentrag.url}/v1/candidates", headers=headers, timeout=30).json()
     assert sorted(c["id"] for c in page["data"]) == sorted(Path(name).stem for name in CVS)

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp_types import CallToolResult, ListToolsResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from talentrag.adapters.auth import tenant_for
@@ -63,8 +63,32 @@ class TalentragMCPServer(MCPServer):
     Unknown arguments are refused (as HTTP refuses unknown fields) naming the ones the
     tool takes; schema errors (the SDK's or a request model's) are worded by
     ``InvalidInput.from_validation``; a ``TalentragError`` raised by a tool becomes its
-    message. Anything else stays the SDK's generic crash message.
+    message. Anything else stays the SDK's generic crash message. Over HTTP, a key
+    without the ``write`` scope is not offered the write tools (assistants such as
+    OpenWebUI offer the model every listed tool).
     """
+
+    def __init__(self, service_of: Callable[[], TalentService], **kwargs: Any):
+        super().__init__(**kwargs)
+        self.service_of = service_of
+
+    async def _handle_list_tools(self, ctx: Any, params: Any) -> ListToolsResult:
+        result: ListToolsResult = await super()._handle_list_tools(ctx, params)
+        if not self._may_write(ctx):
+            result.tools = [
+                t for t in result.tools if t.annotations is None or t.annotations.read_only_hint
+            ]
+        return result
+
+    def _may_write(self, ctx: Any) -> bool:
+        request = getattr(ctx, "request", None)
+        if request is None:  # stdio: the local user
+            return True
+        try:
+            tenant_for(self.service_of().settings, request.headers, "write")
+        except TalentragError:
+            return False
+        return True
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
@@ -91,7 +115,7 @@ class TalentragMCPServer(MCPServer):
 
 def build_mcp_server(service_of: Callable[[], TalentService]) -> MCPServer:
     """An MCP server whose tools call the application returned by ``service_of()``."""
-    server = TalentragMCPServer(name="talentrag", instructions=INSTRUCTIONS)
+    server = TalentragMCPServer(service_of, name="talentrag", instructions=INSTRUCTIONS)
 
     @server.tool(
         name="search_by_skills",
