@@ -46,6 +46,9 @@ async def search_candidates(body: SkillQuery, service: Service, tenant: Tenant) 
     "/candidates/{candidate_id}",
     operation_id="get_candidate",
     summary="A candidate's skills with evidence, level, years and roles",
+    description="The full profile of one candidate (an id from search_candidates or "
+    "list_candidates): each skill with the CV passages that show it, the experience level "
+    "and years, and the roles.",
     response_model=DocumentRecord,
     responses=ERRORS,
 )
@@ -60,6 +63,8 @@ async def get_candidate(
     "/candidates",
     operation_id="list_candidates",
     summary="List candidates by id, a page at a time",
+    description="Candidates ordered by id with their level and skills; pass next_cursor as "
+    "cursor for the next page. Use search_candidates to find people with given skills.",
     response_model=CandidatePage,
     responses=ERRORS,
 )
