@@ -28,11 +28,19 @@ def free_port() -> int:
 
 @contextmanager
 def running_server(
-    data_dir: Path, env: dict[str, str] | None = None, *, kill: bool = False
+    data_dir: Path,
+    env: dict[str, str] | None = None,
+    log: Path | None = None,
+    *,
+    kill: bool = False,
 ) -> Iterator[str]:
-    """``talentrag serve`` on a free port; stopped with SIGTERM (``kill``: SIGKILL, a crash)."""
+    """``talentrag serve`` on a free port; stopped with SIGTERM (``kill``: SIGKILL, a crash).
+
+    ``log`` takes its output (a pipe nobody reads can fill up during a long run).
+    """
     port = free_port()
     environment = os.environ | {"TALENTRAG_EMBEDDER": "hashing"} | (env or {})
+    output = log.open("w") if log else subprocess.PIPE
     process = subprocess.Popen(
         [
             sys.executable,
@@ -45,8 +53,8 @@ def running_server(
             str(data_dir),
         ],
         env=environment,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stdout=output,
+        stderr=subprocess.STDOUT if log else subprocess.PIPE,
         text=True,
     )
     url = f"http://127.0.0.1:{port}"
@@ -54,7 +62,8 @@ def running_server(
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if process.poll() is not None:
-                raise RuntimeError(f"server exited: {process.stderr.read()}")
+                said = log.read_text() if log else process.stderr.read()
+                raise RuntimeError(f"server exited: {said}")
             try:
                 if httpx.get(f"{url}/health", timeout=1).status_code == 200:
                     break
@@ -64,6 +73,8 @@ def running_server(
     finally:
         process.kill() if kill else process.terminate()
         process.wait(timeout=20)
+        if log:
+            output.close()
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from typing import Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from talentrag.adapters.http.routes import Service, Tenant
+from talentrag.adapters.http.routes import ERRORS, Service, Tenant
 
 router = APIRouter()
 
@@ -72,6 +72,7 @@ class EmbeddingResponse(BaseModel):
     operation_id="create_embeddings",
     summary="Embed texts with the configured model (OpenAI-compatible)",
     response_model=EmbeddingResponse,
+    responses=ERRORS,
     tags=["embeddings"],
 )
 async def create_embeddings(

@@ -2,11 +2,13 @@
 
 ``talentrag.errors`` gives each error its status; this module only renders it.
 Unknown paths (404), wrong methods (405) and request validation (422) are mapped
-here too, so no answer is ever plain text or a traceback.
+here too, so no answer is ever plain text or a traceback; and the OpenAPI document
+says so (every 4xx/5xx it declares is problem+json with the ``Problem`` schema).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from http import HTTPStatus
 from typing import Any
@@ -28,6 +30,9 @@ from talentrag.errors import (
 
 log = logging.getLogger(__name__)
 PROBLEM = "application/problem+json"
+PROBLEM_SCHEMA = {"$ref": "#/components/schemas/Problem"}
+# FastAPI's own 422 body, which the handlers below never send
+FASTAPI_VALIDATION_SCHEMAS = ("HTTPValidationError", "ValidationError")
 
 
 class Problem(BaseModel):
@@ -74,7 +79,8 @@ def error_response(path: str, error: TalentragError) -> JSONResponse:
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """Map the error tree, FastAPI's own errors and anything unexpected, once."""
+    """Map the error tree, FastAPI's own errors and anything unexpected, once; document it."""
+    _document_problems(app)
 
     @app.exception_handler(TalentragError)
     async def _talentrag(request: Request, exc: TalentragError) -> JSONResponse:
@@ -108,3 +114,31 @@ def install_error_handlers(app: FastAPI) -> None:
         return problem_response(
             request.url.path, 500, "The server failed unexpectedly; the error is logged."
         )
+
+
+def _document_problems(app: FastAPI) -> None:
+    """Declare every 4xx/5xx of the OpenAPI document as problem+json ``Problem``.
+
+    FastAPI files an additional response's model under the route's media type
+    (application/json) and adds its own ``HTTPValidationError`` 422 to every route with
+    parameters; neither is what the handlers above answer.
+    """
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = generate()
+            for item in document.get("paths", {}).values():
+                for operation in item.values():
+                    for code, response in operation.get("responses", {}).items():
+                        if code[:1] in ("4", "5"):
+                            response["content"] = {PROBLEM: {"schema": PROBLEM_SCHEMA}}
+            schemas = document.setdefault("components", {}).setdefault("schemas", {})
+            schemas.setdefault("Problem", Problem.model_json_schema(mode="serialization"))
+            for name in FASTAPI_VALIDATION_SCHEMAS:
+                if f'"#/components/schemas/{name}"' not in json.dumps(document["paths"]):
+                    schemas.pop(name, None)
+            app.openapi_schema = document
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

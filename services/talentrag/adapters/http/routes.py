@@ -28,20 +28,53 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from talentrag.adapters.auth import tenant_for
 from talentrag.adapters.http.errors import Problem
-from talentrag.application import StoredDocument, TalentService, etag
+from talentrag.application import DOCUMENT_ID_PATTERN, StoredDocument, TalentService, etag
 from talentrag.config import Scope
 from talentrag.domain import DocumentRecord, DocumentType, ExperienceLevel
 from talentrag.errors import MalformedRequest
-from talentrag.policy.limits import MAX_FILE_NAME_CHARS, MAX_NAME_CHARS
+from talentrag.policy.limits import MAX_FILE_NAME_CHARS, MAX_NAME_CHARS, MIN_TEXT_CHARS
 from talentrag.search import SearchRequest, SearchResponse
 
 router = APIRouter()
+# Declared once per route; errors.py documents them as application/problem+json.
 ERRORS: dict[int | str, dict[str, object]] = {
-    code: {"model": Problem, "content": {"application/problem+json": {}}}
-    for code in (400, 401, 403, 404, 409, 412, 413, 415, 422, 503)
+    code: {"model": Problem} for code in (400, 401, 403, 404, 409, 412, 413, 415, 422, 503)
 }
+# The write routes answer 201 for a new id, 200 for a replaced or unchanged one.
+WRITE_RESPONSES: dict[int | str, dict[str, object]] = {
+    201: {"model": DocumentRecord, "description": "Created: the id was new."},
+    **ERRORS,
+}
+# The file part's name matters (its extension picks the reader): say so, with an example.
+UPLOAD_ENCODING: dict[str, object] = {
+    "requestBody": {
+        "content": {
+            "multipart/form-data": {
+                "encoding": {
+                    "file": {
+                        "headers": {
+                            "Content-Disposition": {
+                                "description": "The file name's extension picks the reader.",
+                                "schema": {"type": "string"},
+                                "example": 'form-data; name="file"; filename="jane-doe.txt"',
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+# The rule is the application's (validate_document_id); the document states it.
+ID_SCHEMA: dict[str, object] = {"pattern": DOCUMENT_ID_PATTERN.pattern}
 CandidateId = Annotated[
-    str, Path(description="Your id for the candidate (ATS id).", examples=["cv-00042"])
+    str,
+    Path(
+        description="Your id for the candidate (ATS id): 1-128 letters, digits, '.', '_' or "
+        "'-', starting with a letter or digit.",
+        examples=["cv-00042"],
+        json_schema_extra=ID_SCHEMA,
+    ),
 ]
 
 
@@ -137,7 +170,11 @@ class CandidateUpsert(BaseModel):
             ]
         },
     )
-    text: str = Field(description="The CV (or document) as plain text.")
+    text: str = Field(
+        description=f"The CV (or document) as plain text; at least {MIN_TEXT_CHARS} characters "
+        "that are not blank.",
+        json_schema_extra={"minLength": MIN_TEXT_CHARS},
+    )
     name: str | None = Field(
         None, max_length=MAX_NAME_CHARS, description="Overrides the name read from the text."
     )
@@ -225,7 +262,8 @@ def _stored(stored: StoredDocument, response: Response) -> DocumentRecord:
     "the version you read, send its `ETag` as `If-Match` (412 if it changed meanwhile); "
     "`If-None-Match: *` creates but never replaces (412 if the id exists).",
     response_model=DocumentRecord,
-    responses=ERRORS,
+    response_description="Replaced or unchanged.",
+    responses=WRITE_RESPONSES,
     tags=["candidates"],
 )
 async def upsert_candidate(
@@ -262,21 +300,34 @@ async def upsert_candidate(
     description="The id defaults to the file name without extension (transliterated). 201 when "
     "created, 200 when replaced or unchanged, 409 when a different document already has that id "
     "(send document_id, or replace=true).",
+    openapi_extra=UPLOAD_ENCODING,
     response_model=DocumentRecord,
-    responses=ERRORS,
+    response_description="Replaced or unchanged.",
+    responses=WRITE_RESPONSES,
     tags=["documents"],
 )
 async def upload_document(
     service: Service,
     response: Response,
     tenant: WriterTenant,
-    file: Annotated[UploadFile, File(description="The document.")],
+    file: Annotated[
+        UploadFile,
+        File(
+            description=f"The document (a shorter file than {MIN_TEXT_CHARS} bytes has no text "
+            "to index).",
+            json_schema_extra={"minLength": MIN_TEXT_CHARS},
+        ),
+    ],
     document_type: Annotated[
         DocumentType, Form(description="cv (default), job_description, company_page, job_profile")
     ] = DocumentType.CV,
     document_id: Annotated[
         str | None,
-        Form(description="Id to store it under (your ATS id).", examples=["jane-doe"]),
+        Form(
+            description="Id to store it under (your ATS id).",
+            examples=["jane-doe"],
+            json_schema_extra=ID_SCHEMA,
+        ),
     ] = None,
     replace: Annotated[
         bool,
