@@ -40,7 +40,7 @@ from talentrag.ingestion.pipeline import (
     UnfinishedWrites,
     expand_paths,
 )
-from talentrag.ingestion.readers import clean_text, require_text
+from talentrag.ingestion.readers import clean_line, clean_text, require_text
 from talentrag.policy.limits import MAX_FILE_NAME_CHARS, MAX_JOB_DOCUMENTS, MAX_NAME_CHARS
 from talentrag.runtime import KnowledgeBase, open_knowledge_base
 from talentrag.search import SearchRequest, SearchResponse
@@ -57,7 +57,7 @@ JOB_WAIT_S = 300.0
 
 def validate_document_id(document_id: str) -> str:
     """An id an ATS (or a file name) gives a document; ``InvalidInput`` otherwise."""
-    if not DOCUMENT_ID_PATTERN.match(document_id):
+    if not DOCUMENT_ID_PATTERN.fullmatch(document_id):
         raise InvalidInput(
             f"id {document_id!r} is invalid: use 1-128 letters, digits, '.', '_' or '-', "
             "starting with a letter or digit"
@@ -179,6 +179,8 @@ class TalentService:
             raise InvalidInput(f"name: at most {MAX_NAME_CHARS} characters")
         if source_file is not None and len(source_file) > MAX_FILE_NAME_CHARS:
             raise InvalidInput(f"source_file: at most {MAX_FILE_NAME_CHARS} characters")
+        name = clean_line(name) or None if name is not None else None
+        source_file = clean_line(source_file) or None if source_file is not None else None
         source = SourceDocument(
             text=text,
             document_id=document_id,
@@ -207,7 +209,7 @@ class TalentService:
         ``Conflict`` unless ``replace`` says to replace it. The same document again is
         simply unchanged.
         """
-        basename = Path(filename or "upload.txt").name
+        basename = clean_line(Path(filename or "upload.txt").name) or "upload.txt"
         named_by_caller = document_id is not None
         document_id = validate_document_id(document_id or document_id_for(Path(basename)))
         # in a worker: a PDF's text extraction would stall searches on the event loop
@@ -264,7 +266,7 @@ class TalentService:
         items = [self._text_item(i, doc) for i, doc in enumerate(texts)]
         for filename, data in files:
             self._check_size(len(data))
-            name = Path(filename or "upload.txt").name
+            name = clean_line(Path(filename or "upload.txt").name) or "upload.txt"
             items.append(JobItem(ItemKind.FILE, name, data))
         return await self.kb.jobs.submit(tenant, items, document_type, replace=replace)
 
@@ -324,10 +326,11 @@ class TalentService:
             raise
         if document.name is not None and len(document.name) > MAX_NAME_CHARS:
             raise InvalidInput(f"{where}.name: at most {MAX_NAME_CHARS} characters")
-        source = document.source_file or f"{document.id}.txt"
+        source = clean_line(document.source_file or "") or f"{document.id}.txt"
         if len(source) > MAX_FILE_NAME_CHARS:
             raise InvalidInput(f"{where}.source_file: at most {MAX_FILE_NAME_CHARS} characters")
-        return JobItem(ItemKind.TEXT, source, text.encode("utf-8"), document.id, document.name)
+        name = clean_line(document.name) or None if document.name is not None else None
+        return JobItem(ItemKind.TEXT, source, text.encode("utf-8"), document.id, name)
 
     async def delete(self, tenant: str, document_ids: Sequence[str]) -> list[str]:
         """Remove documents of any type from both stores; returns the ids that existed."""

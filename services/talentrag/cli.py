@@ -413,11 +413,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return asyncio.run(COMMANDS[args.command](args, _settings(args)))
     except TalentragError as exc:
-        stderr.print(f"error: {exc.message}", highlight=False, markup=False)
+        stderr.print(f"error: {exc.message}", highlight=False, markup=False, soft_wrap=True)
         return exc.exit_code
     except Exception as exc:  # a bug or an environment problem: one line, details with -v
         logging.getLogger(__name__).debug("unexpected failure", exc_info=True)
-        stderr.print(f"error: {type(exc).__name__}: {exc} (run with -v for details)", markup=False)
+        stderr.print(
+            f"error: {type(exc).__name__}: {exc} (run with -v for details)",
+            markup=False,
+            soft_wrap=True,
+        )
         return 1
     except KeyboardInterrupt:
         stderr.print(

@@ -21,7 +21,7 @@ EmbedderKind = Literal["minilm", "hashing", "openai", "ollama"]
 
 def validate_tenant(tenant: str) -> str:
     """``tenant`` unchanged if it is a safe workspace name; ``ValueError`` otherwise."""
-    if not TENANT_PATTERN.match(tenant):
+    if not TENANT_PATTERN.fullmatch(tenant):
         raise ValueError(
             f"tenant {tenant!r} is invalid: use 1-64 lowercase letters, digits, '-' or '_', "
             "starting with a letter or digit"

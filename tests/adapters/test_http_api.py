@@ -549,10 +549,6 @@ def test_the_documented_id_and_text_rules_are_the_enforced_ones(server: str):
     _assert_problem(short, 422, f"at least {MIN_TEXT_CHARS} characters")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="application.ingest_text passes name and source_file to LightRAG uncleaned",
-)
 def test_control_characters_in_name_and_source_file_never_fail(tmp_path: Path):
     # schemathesis: PUT {"text": ..., "source_file": "B\u0015"} answered 500 (LightRAG:
     # "attribute 'file_path' must not contain the character U+0015"); `name` ends in the
@@ -568,10 +564,6 @@ def test_control_characters_in_name_and_source_file_never_fail(tmp_path: Path):
         assert after.status_code == 201, after.text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="DOCUMENT_ID_PATTERN ends in '$', which also matches before a final newline",
-)
 def test_an_id_with_a_trailing_newline_is_refused(server: str):
     text = (FIXTURES / "tom-baker.txt").read_text()
     try:

@@ -107,21 +107,9 @@ def test_tools(case: schemathesis.Case, fuzzed_server: str) -> None:
     _call(case, f"{fuzzed_server}/tools")
 
 
-@api.exclude(operation_id="upsert_candidate").parametrize()
+@api.parametrize()
 @SETTINGS
 def test_api(case: schemathesis.Case, fuzzed_server: str) -> None:
-    _call(case, fuzzed_server)
-
-
-# Until the application cleans them, a control character in `name` or `source_file`
-# reaches LightRAG, which refuses it: 500 ("writing 1 document(s) failed (ValueError) and
-# was undone"). The fix belongs to application.py; then this xfail turns into a failure
-# (strict) and goes, with the one on
-# test_http_api.py::test_control_characters_in_name_and_source_file_never_fail.
-@api.include(operation_id="upsert_candidate").parametrize()
-@pytest.mark.xfail(strict=True, reason="name/source_file are not cleaned (application.py)")
-@SETTINGS
-def test_api_upsert(case: schemathesis.Case, fuzzed_server: str) -> None:
     _call(case, fuzzed_server)
 
 

@@ -80,6 +80,11 @@ def clean_text(text: str) -> str:
     return unicodedata.normalize("NFC", text).strip("\ufeff")
 
 
+def clean_line(value: str) -> str:
+    """A one-line field (a name, a file name) cleaned like text, its whitespace collapsed."""
+    return " ".join(clean_text(value).split())
+
+
 def require_text(text: str) -> None:
     """The minimum-content rule for every path (files, PUT, MCP): ``DocumentError('empty')``."""
     if len(text.strip()) < MIN_TEXT_CHARS:
