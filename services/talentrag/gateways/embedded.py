@@ -194,9 +194,9 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
 
         storages = dict(self.storages)
         if storages.get("graph_storage", "NetworkXStorage") == "NetworkXStorage":
-            storages["graph_storage"] = networkx_batched.register()
+            storages["graph_storage"] = _register(networkx_batched)
         if storages.get("vector_storage", "NanoVectorDBStorage") == "NanoVectorDBStorage":
-            storages["vector_storage"] = nano_vector_reads.register()
+            storages["vector_storage"] = _register(nano_vector_reads)
         return storages
 
     # -- other processes' writes ----------------------------------------------------
@@ -347,6 +347,21 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
             _release_workspaces(list(self._instances))
         self._instances.clear()
         self._loaded_at.clear()
+
+
+def _register(module: Any) -> str:
+    """Make a storage subclass selectable by name, the way LightRAG selects its own.
+
+    ``module`` defines the class ``NAME`` and the LightRAG storage ``KIND`` it is.
+    """
+    from lightrag.kg import STORAGE_ENV_REQUIREMENTS, STORAGE_IMPLEMENTATIONS, STORAGES
+
+    implementations = STORAGE_IMPLEMENTATIONS[module.KIND]["implementations"]
+    if module.NAME not in implementations:
+        implementations.append(module.NAME)
+    STORAGES[module.NAME] = module.__name__
+    STORAGE_ENV_REQUIREMENTS[module.NAME] = []
+    return str(module.NAME)
 
 
 def _document_type(node: str) -> str | None:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from lightrag.kg import STORAGE_ENV_REQUIREMENTS, STORAGE_IMPLEMENTATIONS, STORAGES
 from lightrag.kg.nano_vector_db_impl import NanoVectorDBStorage
 
+KIND = "VECTOR_STORAGE"
 NAME = "UnblockedNanoVectorDBStorage"
 
 
@@ -25,13 +25,3 @@ class UnblockedNanoVectorDBStorage(NanoVectorDBStorage):  # type: ignore[misc]  
     async def _get_client(self) -> Any:
         """The in-memory client, as loaded at start or last flushed by this process."""
         return self._client
-
-
-def register() -> str:
-    """Make the class selectable by name, the way LightRAG selects its own storages."""
-    implementations = STORAGE_IMPLEMENTATIONS["VECTOR_STORAGE"]["implementations"]
-    if NAME not in implementations:
-        implementations.append(NAME)
-    STORAGES[NAME] = __name__
-    STORAGE_ENV_REQUIREMENTS[NAME] = []
-    return NAME

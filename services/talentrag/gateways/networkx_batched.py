@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from lightrag.kg import STORAGE_ENV_REQUIREMENTS, STORAGE_IMPLEMENTATIONS, STORAGES
 from lightrag.kg.networkx_impl import NetworkXStorage
 
+KIND = "GRAPH_STORAGE"
 NAME = "BatchedNetworkXStorage"
 
 
@@ -103,13 +103,3 @@ class BatchedNetworkXStorage(NetworkXStorage):  # type: ignore[misc]  # LightRAG
         """Edges of each node ([] when absent), in one pass."""
         graph = self._live()
         return {n: list(graph.edges(n)) if n in graph else [] for n in node_ids}
-
-
-def register() -> str:
-    """Make the class selectable by name, the way LightRAG selects its own storages."""
-    implementations = STORAGE_IMPLEMENTATIONS["GRAPH_STORAGE"]["implementations"]
-    if NAME not in implementations:
-        implementations.append(NAME)
-    STORAGES[NAME] = __name__
-    STORAGE_ENV_REQUIREMENTS[NAME] = []
-    return NAME
