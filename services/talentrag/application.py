@@ -171,23 +171,8 @@ class TalentService:
         ``if_match`` (an ETag list or ``*``) replaces only the version the caller read;
         ``if_none_match="*"`` only creates. Either failing is ``PreconditionFailed``.
         """
-        validate_document_id(document_id)
-        self._check_size(len(text.encode("utf-8", errors="replace")))
-        text = clean_text(text)
-        require_text(text)
-        if name is not None and len(name) > MAX_NAME_CHARS:
-            raise InvalidInput(f"name: at most {MAX_NAME_CHARS} characters")
-        if source_file is not None and len(source_file) > MAX_FILE_NAME_CHARS:
-            raise InvalidInput(f"source_file: at most {MAX_FILE_NAME_CHARS} characters")
-        name = clean_line(name) or None if name is not None else None
-        source_file = clean_line(source_file) or None if source_file is not None else None
-        source = SourceDocument(
-            text=text,
-            document_id=document_id,
-            source_file=source_file or f"{document_id}.txt",
-            document_type=document_type,
-            name=name,
-        )
+        document = TextDocument(document_id, text, name, source_file)
+        source = self._text_source(document, document_type)
         return await self._ingest_one(
             tenant, source, _conditions(document_id, if_match, if_none_match)
         )
@@ -314,23 +299,45 @@ class TalentService:
         await self.kb.jobs.serve()
 
     def _text_item(self, index: int, document: TextDocument) -> JobItem:
-        where = f"documents[{index}]"
+        source = self._text_source(document, DocumentType.CV, f"documents[{index}]")
+        return JobItem(
+            ItemKind.TEXT,
+            source.source_file,
+            source.text.encode("utf-8"),
+            source.document_id,
+            source.name,
+        )
+
+    def _text_source(
+        self, document: TextDocument, document_type: DocumentType, where: str = ""
+    ) -> SourceDocument:
+        """A text a caller sent, checked and cleaned (PUT, MCP, job texts alike).
+
+        ``where`` names the document in a request of several; the error (and its
+        status) is the same, its message starts with it.
+        """
         try:
             validate_document_id(document.id)
             self._check_size(len(document.text.encode("utf-8", errors="replace")))
             text = clean_text(document.text)
             require_text(text)
-        except InvalidInput as exc:  # the same error (and status), naming the document
-            exc.message = f"{where}: {exc.message}"
-            exc.args = (exc.message,)
+            if document.name is not None and len(document.name) > MAX_NAME_CHARS:
+                raise InvalidInput(f"name: at most {MAX_NAME_CHARS} characters")
+            source_file = document.source_file
+            if source_file is not None and len(source_file) > MAX_FILE_NAME_CHARS:
+                raise InvalidInput(f"source_file: at most {MAX_FILE_NAME_CHARS} characters")
+        except InvalidInput as exc:
+            if where:
+                exc.message = f"{where}: {exc.message}"
+                exc.args = (exc.message,)
             raise
-        if document.name is not None and len(document.name) > MAX_NAME_CHARS:
-            raise InvalidInput(f"{where}.name: at most {MAX_NAME_CHARS} characters")
-        source = clean_line(document.source_file or "") or f"{document.id}.txt"
-        if len(source) > MAX_FILE_NAME_CHARS:
-            raise InvalidInput(f"{where}.source_file: at most {MAX_FILE_NAME_CHARS} characters")
-        name = clean_line(document.name) or None if document.name is not None else None
-        return JobItem(ItemKind.TEXT, source, text.encode("utf-8"), document.id, name)
+        return SourceDocument(
+            text=text,
+            document_id=document.id,
+            source_file=clean_line(source_file or "") or f"{document.id}.txt",
+            document_type=document_type,
+            name=clean_line(document.name or "") or None,
+        )
 
     async def delete(self, tenant: str, document_ids: Sequence[str]) -> list[str]:
         """Remove documents of any type from both stores; returns the ids that existed."""
