@@ -174,9 +174,7 @@ class Ingestor:
         refuse the write (``If-Match`` on PUT): no other write can come in between.
         """
         async with self._writing(tenant):
-            if precondition is not None:
-                precondition(await self.store.versions(tenant, [s.document_id for s in sources]))
-            return await self._ingest_batch(tenant, sources)
+            return await self._ingest_batch(tenant, sources, precondition=precondition)
 
     async def delete(self, tenant: str, ids: list[str]) -> list[str]:
         """Remove documents from both stores; returns the ids that existed."""
@@ -321,11 +319,17 @@ class Ingestor:
         return assigned, copies
 
     async def _ingest_batch(
-        self, tenant: str, sources: list[SourceDocument], progress: ProgressCallback | None = None
+        self,
+        tenant: str,
+        sources: list[SourceDocument],
+        progress: ProgressCallback | None = None,
+        precondition: Precondition | None = None,
     ) -> list[IngestResult]:
         if not sources:
             return []
         versions = await self.store.versions(tenant, [s.document_id for s in sources])
+        if precondition is not None:
+            precondition(versions)
         results: list[IngestResult] = []
         analyzed: list[tuple[AnalyzedDocument, str, str]] = []
         documents = await asyncio.gather(*(self._analyze(source) for source in sources))
@@ -375,10 +379,10 @@ class Ingestor:
         locations: dict[str, str] | None = None,
     ) -> None:
         """Stage, write LightRAG, finish; a failure undoes the whole batch in both stores."""
-        await self.store.stage(tenant, [(doc.record, text) for doc, text in documents], locations)
-        ids = {doc.record.id for doc, _ in documents}
-        writes = [w for w in await self.store.unfinished(tenant) if w.record.id in ids]
-        await self._complete_or_undo(tenant, writes)
+        staged = await self.store.stage(
+            tenant, [(doc.record, text) for doc, text in documents], locations
+        )
+        await self._complete_or_undo(tenant, staged)
 
     async def _complete_or_undo(self, tenant: str, writes: list[UnfinishedWrite]) -> None:
         """Finish staged writes; if LightRAG fails, restore the versions they replace.

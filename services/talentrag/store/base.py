@@ -110,10 +110,11 @@ class CandidateStore(ABC):
         tenant: str,
         documents: list[tuple[DocumentRecord, str]],
         origins: dict[str, str] | None = None,
-    ) -> dict[str, list[str]]:
+    ) -> list[UnfinishedWrite]:
         """Record new versions (record, full text, and per id where it was read) as pending.
 
-        Returns, per id, the LightRAG chunk ids of the versions being replaced.
+        Returns the staged writes: each with the LightRAG chunk ids of the versions it
+        replaces and the active version to restore if it fails.
         """
 
     @abstractmethod

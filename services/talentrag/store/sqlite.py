@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiosqlite
 
@@ -248,27 +248,28 @@ class SQLiteCandidateStore(CandidateStore):
         tenant: str,
         documents: list[tuple[DocumentRecord, str]],
         origins: dict[str, str] | None = None,
-    ) -> dict[str, list[str]]:
-        """Upsert the rows as pending, replace their skill rows, and remember stale chunk ids."""
+    ) -> list[UnfinishedWrite]:
+        """Upsert the rows as pending, replace their skill rows, keep the replaced versions."""
         now = _now()
         records = [record for record, _ in documents]
-        old_chunks = await self._chunk_ids(tenant, [r.id for r in records])
-        rows, skill_rows, stale = [], [], {}
+        replaced = await self._replaced(tenant, [r.id for r in records])
+        rows, skill_rows, staged = [], [], []
         for record, text in documents:
-            stale[record.id] = _stale(old_chunks.get(record.id, []), record)
+            old = replaced.get(record.id)
+            stale = _stale(old.chunk_ids if old else [], record)
             record = record.model_copy(update={"tenant": tenant})
+            staged.append(
+                UnfinishedWrite(
+                    record, text, RowStatus.PENDING, stale, old.previous if old else None
+                )
+            )
             rows.append(
                 (
                     tenant,
                     record.id,
-                    record.document_type.value,
-                    record.name,
-                    record.source_file,
-                    record.content_hash,
-                    record.level.value if record.level else None,
-                    record.years,
+                    *_columns(record),
                     RowStatus.PENDING.value,
-                    json.dumps(stale[record.id]),
+                    json.dumps(stale),
                     record.model_dump_json(),
                     text,
                     (origins or {}).get(record.id),
@@ -307,20 +308,28 @@ class SQLiteCandidateStore(CandidateStore):
             skill_rows,
         )
         await self.db.commit()
-        return stale
+        return staged
 
-    async def _chunk_ids(self, tenant: str, ids: list[str]) -> dict[str, list[str]]:
-        """LightRAG chunk ids of the active versions (what a new version replaces)."""
-        found: dict[str, list[str]] = {}
+    async def _replaced(self, tenant: str, ids: list[str]) -> dict[str, _Replaced]:
+        """The stored rows a staging replaces: chunk ids to remove and the version to keep."""
+        found: dict[str, _Replaced] = {}
         for chunk in _batches(ids):
             marks = ",".join("?" * len(chunk))
             async with self.db.execute(
-                f"SELECT id, record, stale_chunk_ids FROM documents WHERE tenant=? AND id IN ({marks})",
+                "SELECT id, record, text, status, stale_chunk_ids, previous_record, previous_text "
+                f"FROM documents WHERE tenant=? AND id IN ({marks})",
                 [tenant, *chunk],
             ) as cursor:
                 async for row in cursor:
                     record = DocumentRecord.model_validate_json(row[1])
-                    found[row[0]] = [c.chunk_id for c in record.chunks] + json.loads(row[2])
+                    chunk_ids = [c.chunk_id for c in record.chunks] + json.loads(row[4])
+                    if row[3] == RowStatus.ACTIVE.value:
+                        previous = (record, row[2])
+                    elif row[5]:
+                        previous = (DocumentRecord.model_validate_json(row[5]), row[6])
+                    else:
+                        previous = None
+                    found[row[0]] = _Replaced(chunk_ids, previous)
         return found
 
     async def stage_deletion(self, tenant: str, ids: list[str]) -> list[str]:
@@ -377,17 +386,7 @@ class SQLiteCandidateStore(CandidateStore):
                        level=?, years=?, status='active', stale_chunk_ids='[]', record=?, text=?,
                        previous_record=NULL, previous_text=NULL
                    WHERE tenant=? AND id=?""",
-                (
-                    record.document_type.value,
-                    record.name,
-                    record.source_file,
-                    record.content_hash,
-                    record.level.value if record.level else None,
-                    record.years,
-                    record.model_dump_json(),
-                    text,
-                    *key,
-                ),
+                (*_columns(record), record.model_dump_json(), text, *key),
             )
             await self.db.executemany(
                 "INSERT INTO document_skills (tenant, id, skill, kind, confidence, mentions) VALUES (?,?,?,?,?,?)",
@@ -476,6 +475,27 @@ class SQLiteCandidateStore(CandidateStore):
         ) as cursor:
             unfinished = [row[0] async for row in cursor]
         return StoreSummary(counts["cv"], counts["other"], dict(levels), top, unfinished)
+
+
+class _Replaced(NamedTuple):
+    """A stored row a staging replaces."""
+
+    chunk_ids: list[str]
+    """LightRAG chunk ids of its version and of earlier half-written ones."""
+    previous: tuple[DocumentRecord, str] | None
+    """The active version to restore if the write fails."""
+
+
+def _columns(record: DocumentRecord) -> tuple[object, ...]:
+    """The searchable columns of a document row, in table order after the id."""
+    return (
+        record.document_type.value,
+        record.name,
+        record.source_file,
+        record.content_hash,
+        record.level.value if record.level else None,
+        record.years,
+    )
 
 
 def _stale(old_chunk_ids: list[str], record: DocumentRecord) -> list[str]:
