@@ -264,18 +264,17 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
         Edge data is not read: the candidate store, not the edge, is the record of
         evidence, and per-edge reads take LightRAG's storage lock each time.
         """
-        async with self._in_use():
+        async with self._in_use():  # one graph instance for every read (a reload waits)
             graph = (await self.rag(tenant)).chunk_entity_relation_graph
             present = sorted(set(await graph.has_nodes_batch(nodes))) if nodes else []
             edges = await graph.get_nodes_edges_batch(present) if present else {}
-        adjacent = {
-            node: [tgt if src == node else src for src, tgt in edges.get(node) or []]
-            for node in present
-        }
-        unknown = sorted(
-            {o for others in adjacent.values() for o in others if _document_type(o) is None}
-        )
-        async with self._in_use():
+            adjacent = {
+                node: [tgt if src == node else src for src, tgt in edges.get(node) or []]
+                for node in present
+            }
+            unknown = sorted(
+                {o for others in adjacent.values() for o in others if _document_type(o) is None}
+            )
             node_data = await graph.get_nodes_batch(unknown) if unknown else {}
         result: dict[str, list[Neighbour]] = {node: [] for node in nodes}
         for node, others in adjacent.items():
