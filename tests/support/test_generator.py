@@ -151,8 +151,11 @@ class Scanner:
         self.names: dict[str, tuple[str, ...]] = {}
         for spec in raw["skills"]:
             exact = set(spec.get("exact_case") or [])
+            context_only = set(spec.get("needs_context") or [])  # never matched in free text
             self.implies[spec["name"]] = list(spec.get("implies") or [])
             for text in [spec["name"], *(spec.get("aliases") or [])]:
+                if text in context_only:
+                    continue
                 entry = (spec["name"], text if text in exact else None)
                 self.surfaces.setdefault(self.key(text), []).append(entry)
             self.names[spec["name"]] = self.key(spec["name"])

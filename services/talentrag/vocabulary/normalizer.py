@@ -19,7 +19,6 @@ import numpy as np
 from talentrag.domain import MatchKind, SkillMatch
 from talentrag.embeddings.base import Embedder
 from talentrag.policy.credits import HELD_CONFIDENCE, SEMANTIC_CONFIDENCE_RANGE
-from talentrag.vocabulary.tokens import token_key
 from talentrag.vocabulary.vocabulary import Vocabulary
 
 log = logging.getLogger(__name__)
@@ -60,11 +59,14 @@ class SkillNormalizer:
 
     # -- vocabulary look-ups (no embeddings) --------------------------------------
     def lookup(self, text: str) -> SkillMatch | None:
-        """Exact name or alias, case-insensitively (recruiters type "go" for Go)."""
-        surfaces = self.vocabulary.surfaces.get(token_key(text))
-        if not surfaces:
+        """Exact name or alias, case-insensitively (recruiters type "go" for Go).
+
+        ``needs_context`` spellings ("Sales", "Teaching") resolve here too: they are only
+        kept out of matching in free text.
+        """
+        surface = self.vocabulary.lookup(text)
+        if surface is None:
             return None
-        surface = surfaces[0]
         kind = MatchKind.ALIAS if surface.is_alias else MatchKind.EXACT
         return SkillMatch(
             skill=surface.skill, kind=kind, confidence=HELD_CONFIDENCE[kind], via=text
@@ -124,8 +126,13 @@ class SkillNormalizer:
             return self._label_vectors
 
     def _label_table(self) -> tuple[list[str], list[str]]:
+        """Curated skills' spellings only: the thousands of generated (ESCO) skills are
+        found by exact look-up, and embedding their ~30,000 spellings would cost minutes
+        on first use (MiniLM embeds ~150 labels/s on two cores)."""
         labels, skills = [], []
         for name, spec in self.vocabulary.skills.items():
+            if self.vocabulary.curated and name not in self.vocabulary.curated:
+                continue
             for text in [name, *spec.aliases]:
                 labels.append(text)
                 skills.append(name)

@@ -9,6 +9,7 @@ match: runs of letters/digits, a trailing ``+``/``#`` kept (C++, C#), a leading
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 TOKEN = re.compile(r"(?<![^\W_])\.[^\W_]+|[^\W_]+(?:\+\+|\+|#)?")
@@ -27,6 +28,8 @@ def tokenize(text: str) -> list[Token]:
     return [Token(m.group(), m.start(), m.end()) for m in TOKEN.finditer(text)]
 
 
+@lru_cache(maxsize=1 << 17)
 def token_key(text: str) -> tuple[str, ...]:
-    """Case-folded token sequence: the identity of an alias."""
-    return tuple(t.text.casefold() for t in tokenize(text))
+    """Case-folded token sequence: the identity of an alias (cached: loading the
+    vocabulary asks for each of its ~30,000 spellings several times)."""
+    return tuple(token.casefold() for token in TOKEN.findall(text))

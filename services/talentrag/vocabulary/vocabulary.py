@@ -1,19 +1,27 @@
 """The skill vocabulary: loading, validation and look-ups.
 
-The data lives in ``data/skills.yaml`` (format in docs/vocabulary.md) so recruiters
-can extend it without touching code. Loading validates everything and reports
-each problem with the skill it concerns.
+The data lives in ``data/skills.yaml`` (curated by hand) and the files it includes
+(``data/esco.json``, generated from ESCO by ``make vocabulary-esco``); the format is in
+docs/vocabulary.md, so recruiters can extend it without touching code. Loading
+validates everything and reports each problem with the skill it concerns.
+
+Merging a generated file never overrides the curated one: a generated skill whose name
+is a curated spelling is left out, and a generated alias that is a curated spelling, a
+generated name, or claimed by two generated skills is dropped (never re-pointed).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import Iterable
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -42,6 +50,11 @@ class CategorySpec(BaseModel):
     field: str
 
 
+# Changes whenever a loader rule changes what a vocabulary file means (merging, dropping),
+# so ``Vocabulary.version`` changes with it even when no data file did.
+LOADER_RULES = "2"
+
+
 class SkillSpec(BaseModel):
     """One skill as the YAML defines it: spellings, description and links."""
 
@@ -51,8 +64,11 @@ class SkillSpec(BaseModel):
     description: str = Field(min_length=1)
     aliases: list[str] = Field(default_factory=list)
     exact_case: list[str] = Field(default_factory=list)
+    needs_context: list[str] = Field(default_factory=list)
     implies: list[str] = Field(default_factory=list)
     related: list[str] = Field(default_factory=list)
+    broader: list[str] = Field(default_factory=list)
+    esco: str | None = None
 
 
 class VocabularyFile(BaseModel):
@@ -60,14 +76,38 @@ class VocabularyFile(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     version: int
+    release: str = "unreleased"
+    include: list[str] = Field(default_factory=list)
     fields: dict[str, FieldSpec]
     categories: dict[str, CategorySpec]
     skills: list[SkillSpec]
 
 
+class GeneratedFile(BaseModel):
+    """A generated skills file (``include``d by the YAML): provenance plus skills."""
+
+    model_config = ConfigDict(extra="forbid")
+    format: int
+    source: str
+    stamp: str = Field(min_length=1)
+    esco_version: str | None = None
+    notice: str | None = None
+    input: dict[str, str] = Field(default_factory=dict)
+    generated_by: str = ""
+    skills: list[SkillSpec]
+
+
 @dataclass(frozen=True)
-class Surface:
-    """One spelling of a skill as the matcher sees it."""
+class LoadReport:
+    """What merging the generated files left out, for logs and tests."""
+
+    sources: dict[str, int]
+    dropped_skills: int
+    dropped_aliases: int
+
+
+class Surface(NamedTuple):
+    """One spelling of a skill as the matcher sees it (a tuple: ~30,000 are built per load)."""
 
     skill: str
     text: str
@@ -77,20 +117,43 @@ class Surface:
 
 @dataclass
 class Vocabulary:
-    """A validated vocabulary with look-up tables for matching and ranking."""
+    """A validated vocabulary with look-up tables for matching and ranking.
+
+    ``surfaces`` are the spellings the matcher may find in free text;
+    ``context_surfaces`` are the ``needs_context`` spellings (everyday words such as
+    "Sales" or "cooking"): a look-up resolves them, free text never matches them.
+    """
 
     skills: dict[str, SkillSpec]
     fields: dict[str, FieldSpec]
     categories: dict[str, CategorySpec]
     fingerprint: str
+    release: str = "unreleased"
+    stamps: tuple[str, ...] = ()
+    curated: frozenset[str] = frozenset()
+    report: LoadReport | None = None
     surfaces: dict[tuple[str, ...], list[Surface]] = field(default_factory=dict)
+    context_surfaces: dict[tuple[str, ...], list[Surface]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._by_folded_name = {name.casefold(): name for name in self.skills}
         for spec in self.skills.values():
-            for text in [spec.name, *spec.aliases]:
-                surface = Surface(spec.name, text, text != spec.name, text in spec.exact_case)
-                self.surfaces.setdefault(token_key(text), []).append(surface)
+            name, exact, context = spec.name, spec.exact_case, spec.needs_context
+            for text in [name, *spec.aliases]:
+                surface = Surface(name, text, text != name, bool(exact) and text in exact)
+                table = self.context_surfaces if context and text in context else self.surfaces
+                table.setdefault(token_key(text), []).append(surface)
+
+    @property
+    def version(self) -> str:
+        """Release, generated-data stamps and content fingerprint: store it, compare it."""
+        return "+".join([self.release, *self.stamps, self.fingerprint])
+
+    def lookup(self, text: str) -> Surface | None:
+        """The skill a spelling names (any case), including ``needs_context`` spellings."""
+        key = token_key(text)
+        found = self.surfaces.get(key) or self.context_surfaces.get(key)
+        return found[0] if found else None
 
     # -- look-ups ---------------------------------------------------------------
     def canonical(self, name: str) -> str | None:
@@ -109,17 +172,21 @@ class Vocabulary:
     @cached_property
     def implied_closure(self) -> dict[str, tuple[str, ...]]:
         """Every skill a holder of each skill also holds (transitively)."""
-        closure: dict[str, tuple[str, ...]] = {}
-        for name in self.skills:
-            seen: list[str] = []
-            stack = list(self.skills[name].implies)
-            while stack:
-                implied = stack.pop(0)
-                if implied not in seen:
-                    seen.append(implied)
-                    stack.extend(self.skills[implied].implies)
-            closure[name] = tuple(seen)
-        return closure
+        return {name: _closure(name, lambda s: self.skills[s].implies) for name in self.skills}
+
+    @cached_property
+    def broader_closure(self) -> dict[str, tuple[str, ...]]:
+        """Every umbrella above each skill (``broader``, transitively), nearest first."""
+        return {name: _closure(name, lambda s: self.skills[s].broader) for name in self.skills}
+
+    @cached_property
+    def narrower_closure(self) -> dict[str, tuple[str, ...]]:
+        """Every skill under each umbrella (the family a profession word stands for)."""
+        narrower: dict[str, list[str]] = {}
+        for name, above in self.broader_closure.items():
+            for umbrella in above:
+                narrower.setdefault(umbrella, []).append(name)
+        return {name: tuple(sorted(found)) for name, found in narrower.items()}
 
     @cached_property
     def related_map(self) -> dict[str, tuple[str, ...]]:
@@ -141,10 +208,18 @@ class Vocabulary:
         ]
 
     def title_field(self, title: str) -> str | None:
-        """The field whose title keywords occur in a job title, if exactly one does."""
+        """The field whose title keywords occur in a job title, if exactly one does.
+
+        When several fields match, the longest keyword decides if it is one field's
+        alone: "Civil Engineer" is engineering although "engineer" is technology's too.
+        """
         words = f" {' '.join(token_key(title))} "
-        hits = {name for name, keyword in self._title_keywords if keyword in words}
-        return hits.pop() if len(hits) == 1 else None
+        hits = [(len(keyword), name) for name, keyword in self._title_keywords if keyword in words]
+        if not hits:
+            return None
+        longest = max(length for length, _ in hits)
+        fields = {name for length, name in hits if length == longest}
+        return fields.pop() if len(fields) == 1 else None
 
     def describe(self, skill: str) -> str:
         """A one-paragraph text for embeddings and graph entities."""
@@ -155,13 +230,24 @@ class Vocabulary:
         return text
 
 
+def _closure(name: str, step: Callable[[str], list[str]]) -> tuple[str, ...]:
+    seen: list[str] = []
+    stack = list(step(name))
+    while stack:
+        nxt = stack.pop(0)
+        if nxt not in seen:
+            seen.append(nxt)
+            stack.extend(step(nxt))
+    return tuple(seen)
+
+
 def default_vocabulary_path() -> Path:
     """The ``skills.yaml`` shipped in the package."""
     return Path(str(resources.files("talentrag.vocabulary") / "data" / "skills.yaml"))
 
 
 def load_vocabulary(path: Path | None = None) -> Vocabulary:
-    """Read and validate a vocabulary; ``VocabularyError`` lists every problem."""
+    """Read and validate a vocabulary and its includes; ``VocabularyError`` lists every problem."""
     path = path or default_vocabulary_path()
     try:
         raw_bytes = path.read_bytes()
@@ -177,16 +263,115 @@ def load_vocabulary(path: Path | None = None) -> Vocabulary:
         raise VocabularyError(
             f"vocabulary {path} has the wrong shape:\n{_pydantic_problems(exc, raw)}"
         ) from exc
-    problems = list(_rule_problems(parsed))
+    _raise_problems(path, list(_rule_problems(parsed)))
+    digest = hashlib.sha256(LOADER_RULES.encode() + raw_bytes)
+    skills = {s.name: s for s in parsed.skills}
+    stamps: list[str] = []
+    sources = {"curated": len(skills)}
+    dropped_skills = dropped_aliases = 0
+    for name in parsed.include:
+        included_path, included_bytes, generated = _read_generated(path, name)
+        digest.update(included_bytes)
+        _raise_problems(included_path, list(_generated_problems(generated, parsed)))
+        merged, dropped = _merge(skills, generated.skills)
+        sources[generated.stamp] = len(merged)
+        dropped_skills += len(generated.skills) - len(merged)
+        dropped_aliases += dropped
+        skills.update((spec.name, spec) for spec in merged)
+        stamps.append(generated.stamp)
+    return Vocabulary(
+        skills=skills,
+        fields=parsed.fields,
+        categories=parsed.categories,
+        fingerprint=digest.hexdigest()[:16],
+        release=parsed.release,
+        stamps=tuple(stamps),
+        curated=frozenset(s.name for s in parsed.skills),
+        report=LoadReport(sources, dropped_skills, dropped_aliases),
+    )
+
+
+def _raise_problems(path: Path, problems: list[str]) -> None:
     if problems:
         listed = "\n".join(f"  - {p}" for p in problems[:50])
         raise VocabularyError(f"vocabulary {path} has {len(problems)} problem(s):\n{listed}")
-    return Vocabulary(
-        skills={s.name: s for s in parsed.skills},
-        fields=parsed.fields,
-        categories=parsed.categories,
-        fingerprint=hashlib.sha256(raw_bytes).hexdigest()[:16],
+
+
+def _read_generated(path: Path, name: str) -> tuple[Path, bytes, GeneratedFile]:
+    """An included file, next to the YAML or else in the package's data folder."""
+    candidates = [path.parent / name, default_vocabulary_path().parent / name]
+    included = next((c for c in candidates if c.is_file()), candidates[0])
+    try:
+        data = included.read_bytes()
+        raw = json.loads(data)
+    except OSError as exc:
+        raise VocabularyError(
+            f"cannot read vocabulary {included} (included by {path}): {exc}"
+        ) from exc
+    except ValueError as exc:
+        raise VocabularyError(f"vocabulary {included} is not valid JSON: {exc}") from exc
+    try:
+        return included, data, GeneratedFile.model_validate(raw)
+    except ValidationError as exc:
+        raise VocabularyError(
+            f"vocabulary {included} has the wrong shape:\n{_pydantic_problems(exc, raw)}"
+        ) from exc
+
+
+def _generated_problems(generated: GeneratedFile, curated: VocabularyFile) -> Iterable[str]:
+    """Rules for a generated file: its own names unique, known categories, no links."""
+    if generated.format != 1:
+        yield f"format must be 1, got {generated.format}"
+    names: dict[tuple[str, ...], str] = {}
+    for spec in generated.skills:
+        where = f"skill {spec.name!r}"
+        key = token_key(spec.name)
+        if not key:
+            yield f"{where}: name has no letters or digits"
+        elif key in names:
+            yield f"{where}: same name as skill {names[key]!r} in the same file"
+        names.setdefault(key, spec.name)
+        if spec.category not in curated.categories:
+            yield f"{where}: unknown category {spec.category!r}"
+        if spec.implies or spec.related or spec.broader:
+            yield f"{where}: generated skills carry no implies, related or broader links"
+        spellings = [spec.name, *spec.aliases]
+        for list_name in ("exact_case", "needs_context"):
+            for text in getattr(spec, list_name):
+                if text not in spellings:
+                    yield f"{where}: {list_name} entry {text!r} is neither the name nor an alias"
+
+
+def _merge(skills: dict[str, SkillSpec], generated: list[SkillSpec]) -> tuple[list[SkillSpec], int]:
+    """The generated skills that fit beside ``skills``, and how many aliases were dropped."""
+    taken = {token_key(t) for spec in skills.values() for t in [spec.name, *spec.aliases]}
+    kept = [spec for spec in generated if token_key(spec.name) not in taken]
+    names = {token_key(spec.name) for spec in kept}
+    claims = Counter(
+        key
+        for spec in kept
+        for key in {token_key(a) for a in spec.aliases} - {token_key(spec.name)}
     )
+    merged, dropped = [], 0
+    for spec in kept:
+        aliases = [
+            a
+            for a in spec.aliases
+            if (key := token_key(a)) and key not in taken and key not in names and claims[key] == 1
+        ]
+        aliases = list(dict.fromkeys(aliases))
+        dropped += len(spec.aliases) - len(aliases)
+        if len(aliases) != len(spec.aliases):
+            spellings = {spec.name, *aliases}
+            spec = spec.model_copy(
+                update={
+                    "aliases": aliases,
+                    "exact_case": [t for t in spec.exact_case if t in spellings],
+                    "needs_context": [t for t in spec.needs_context if t in spellings],
+                }
+            )
+        merged.append(spec)
+    return merged, dropped
 
 
 def _pydantic_problems(exc: ValidationError, raw: object) -> str:
@@ -228,25 +413,34 @@ def _skill_problems(
         if key in owner and owner[key] != spec.name:
             yield f"{where}: spelling {text!r} is already used by skill {owner[key]!r}"
         owner.setdefault(key, spec.name)
-    for list_name in ("aliases", "exact_case", "implies", "related"):
+    for list_name in ("aliases", "exact_case", "needs_context", "implies", "related", "broader"):
         values = getattr(spec, list_name)
         if len(set(values)) != len(values):
             yield f"{where}: duplicate entries in {list_name}"
         if any(not v.strip() for v in values):
             yield f"{where}: empty string in {list_name}"
-    for text in spec.exact_case:
-        if text not in [spec.name, *spec.aliases]:
-            yield f"{where}: exact_case entry {text!r} is neither the name nor an alias"
-    for list_name in ("implies", "related"):
+    for list_name in ("exact_case", "needs_context"):
+        for text in getattr(spec, list_name):
+            if text not in [spec.name, *spec.aliases]:
+                yield f"{where}: {list_name} entry {text!r} is neither the name nor an alias"
+    for list_name in ("implies", "related", "broader"):
         for target in getattr(spec, list_name):
             if target == spec.name:
                 yield f"{where}: {list_name} lists the skill itself"
             elif target not in names:
                 yield f"{where}: {list_name} names unknown skill {target!r}"
+    overlap = set(spec.broader) & set(spec.related)
+    if overlap:
+        yield f"{where}: {sorted(overlap)} listed in both broader and related"
 
 
 def _cycle_problems(vocab: VocabularyFile) -> Iterable[str]:
-    graph = {s.name: [t for t in s.implies if t != s.name] for s in vocab.skills}
+    for link in ("implies", "broader"):
+        yield from _link_cycles(vocab, link)
+
+
+def _link_cycles(vocab: VocabularyFile, link: str) -> Iterable[str]:
+    graph = {s.name: [t for t in getattr(s, link) if t != s.name] for s in vocab.skills}
     state: dict[str, int] = {}  # 1 = on the current path, 2 = done
 
     def visit(node: str, path: list[str]) -> str | None:
@@ -261,4 +455,4 @@ def _cycle_problems(vocab: VocabularyFile) -> Iterable[str]:
 
     for name in graph:
         if state.get(name) is None and (cycle := visit(name, [])):
-            yield f"implies has a cycle: {cycle}"
+            yield f"{link} has a cycle: {cycle}"

@@ -118,11 +118,14 @@ def _skill(
     names: set[str],
 ) -> Skill:
     name, category = spec["name"], str(spec.get("category", ""))
+    context_only = set(spec.get("needs_context") or [])  # never matched in free text
     return Skill(
         name=name,
         category=category,
         field=str((categories.get(category) or {}).get("field", GENERAL)),
-        forms=tuple(t for t in _spellings(spec) if owners[fold(t)] == {name}),
+        forms=tuple(
+            t for t in _spellings(spec) if owners[fold(t)] == {name} and t not in context_only
+        ),
         exact=frozenset(spec.get("exact_case") or []),
         closure=_closure(name, implies),
         related=tuple(r for r in spec.get("related") or [] if r in names and r != name),
