@@ -38,3 +38,21 @@ async def test_batched_reads_answer_like_lightrags_one_at_a_time_reads(kb: Knowl
         batched = await getattr(graph, method)(argument)
         one_by_one = await getattr(BaseGraphStorage, method)(graph, argument)
         assert batched == one_by_one, method
+
+
+async def test_refresh_reloads_for_another_process_but_never_during_its_own_write(
+    kb: KnowledgeBase,
+):
+    await kb.ingestor.ingest_paths([SHOWCASE], "default")
+    rag = await kb.graph.rag("default")
+    ids = ["no-such-document"]
+    with kb.graph.writing("default"):  # the store commits before the writer records it
+        await kb.store.finish("default", ids)
+        assert not await kb.graph.refresh("default")
+        assert await kb.graph.rag("default") is rag
+    kb.graph.committed("default", await kb.store.generation("default"))
+    assert not await kb.graph.refresh("default")
+
+    await kb.store.finish("default", ids)  # as another process's commit looks from here
+    assert await kb.graph.refresh("default")
+    assert await kb.graph.rag("default") is not rag

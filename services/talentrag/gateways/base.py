@@ -8,6 +8,7 @@ single retrieval is cut by token budgets and is not complete).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -124,4 +125,8 @@ class GraphWriter(Protocol):
 
     def committed(self, tenant: str, generation: int) -> None:
         """The store committed this process's writes as ``generation``: no reload needed."""
+        ...
+
+    def writing(self, tenant: str) -> AbstractContextManager[None]:
+        """While this process holds the writer lock: generation changes are its own."""
         ...

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Iterable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from dataclasses import replace as replace_fields
 from datetime import date
@@ -41,7 +41,7 @@ from talentrag.ingestion.analyze import (
 from talentrag.ingestion.graph import build_custom_kg, merge_kgs
 from talentrag.ingestion.workers import AnalysisPool
 from talentrag.ingestion.writer_lock import WriterLock
-from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES
+from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES, GRAPH_WRITE_DOCUMENTS
 from talentrag.store.base import CandidateStore, RowStatus, StoredVersion, UnfinishedWrite
 from talentrag.vocabulary.vocabulary import Vocabulary
 
@@ -211,7 +211,6 @@ class Ingestor:
                     type(exc).__name__,
                 )
             await self.store.abandon(tenant, [w.record.id for w in unfinished])
-            self.graph.committed(tenant, await self.store.generation(tenant))
             return [w.record.id for w in unfinished]
 
     async def refuse_to_overwrite(
@@ -236,9 +235,14 @@ class Ingestor:
         """The writer lock, LightRAG as the last writer left it, unfinished writes completed."""
         async with self.writer_lock.writing():
             await self.graph.refresh(tenant)
-            if recover:
-                await self._recover(tenant)
-            yield
+            with self.graph.writing(tenant):
+                try:
+                    if recover:
+                        await self._recover(tenant)
+                    yield
+                finally:  # every commit inside was ours: LightRAG already holds it
+                    with suppress(Exception):  # unreadable: the next search reloads
+                        self.graph.committed(tenant, await self.store.generation(tenant))
 
     async def _read_batch(
         self,
@@ -408,7 +412,6 @@ class Ingestor:
                 log.warning("undoing it failed too (%s)", type(undo_failure).__name__)
                 raise UnfinishedWrites(tenant, [w.record.id for w in writes]) from failure
             await self.store.abandon(tenant, [w.record.id for w in writes])
-            self.graph.committed(tenant, await self.store.generation(tenant))
             if isinstance(failure, TalentragError):
                 raise
             raise WriteFailed(
@@ -416,16 +419,20 @@ class Ingestor:
                 "undone; nothing changed"
             ) from failure
         await self.store.finish(tenant, [w.record.id for w in writes])
-        self.graph.committed(tenant, await self.store.generation(tenant))
 
     async def _redo_in_graph(self, tenant: str, writes: list[UnfinishedWrite]) -> None:
-        """One LightRAG write: every trace of these documents removed, new versions inserted."""
-        pending = [
-            AnalyzedDocument(w.record, chunks_of(w.record, w.text))
-            for w in writes
-            if w.status is RowStatus.PENDING
-        ]
-        await self.graph.write(tenant, await self._graph_write(tenant, writes, pending))
+        """Every trace of these documents removed, new versions inserted, in slices.
+
+        A failure in any slice is undone for the whole batch by ``_undo_in_graph``.
+        """
+        for first in range(0, len(writes), GRAPH_WRITE_DOCUMENTS):
+            part = writes[first : first + GRAPH_WRITE_DOCUMENTS]
+            pending = [
+                AnalyzedDocument(w.record, chunks_of(w.record, w.text))
+                for w in part
+                if w.status is RowStatus.PENDING
+            ]
+            await self.graph.write(tenant, await self._graph_write(tenant, part, pending))
 
     async def _undo_in_graph(self, tenant: str, writes: list[UnfinishedWrite]) -> None:
         """One LightRAG write: every trace removed, the versions before the writes re-inserted."""

@@ -35,6 +35,11 @@ MAX_FILE_NAME_CHARS = 255
 MAX_JOB_DOCUMENTS = 1000
 """Documents in one ingest job (a request's body is also bounded by the upload limit)."""
 
+GRAPH_WRITE_DOCUMENTS = 50
+"""Documents per LightRAG insert. Its merging runs on the event loop (about 4 ms per
+document), so a batch is inserted in slices with searches served in between; the
+batch stays atomic (a failure undoes every slice)."""
+
 
 def default_ingest_workers() -> int:
     """Analysis processes: one per core but one, which stays free for the event loop (min 1)."""
