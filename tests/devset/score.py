@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import bm25s
 
@@ -50,6 +51,7 @@ from tests.devset.measures import (
 from tests.devset.truth import AS_OF, DevSet, load_devset
 
 K = 10
+EmbedderName = Literal["hashing", "minilm"]
 SHORT_SKILLS = ("C", "R", "Go")
 SYSTEMS = ("talentrag", "bm25")
 
@@ -162,6 +164,7 @@ class Report:
     gaps: Gaps
     documents: int
     cvs: int
+    embedder: str
     seconds: float
 
     def search(self, system: str, annotator: str | None = None) -> SearchFigures:
@@ -190,6 +193,7 @@ def score(
     extracted: dict[str, Extracted],
     rankings: dict[str, dict[str, list[str]]],
     mapping: SkillMapping,
+    embedder: str,
     seconds: float,
 ) -> Report:
     """Compare everything with the truth."""
@@ -209,24 +213,30 @@ def score(
         gaps=vocabulary_gaps(cvs, mapping),
         documents=len(devset.documents),
         cvs=len(cvs),
+        embedder=embedder,
         seconds=seconds,
     )
 
 
-async def measure(data_dir: Path) -> Report:
-    """Build the knowledge base in ``data_dir`` (empty), run everything, score it."""
+async def measure(data_dir: Path, embedder: EmbedderName = "hashing") -> Report:
+    """Build the knowledge base in ``data_dir`` (empty), run everything, score it.
+
+    The hashing embedder keeps ``make test`` fast; MiniLM (the default of a real
+    deployment) changes only what goes through the semantic fallback.
+    """
     started = time.perf_counter()
     devset = load_devset()
     settings = Settings(
-        data_dir=data_dir, embedder="hashing", ingest_batch_size=100, ingest_workers=0
+        data_dir=data_dir, embedder=embedder, ingest_batch_size=100, ingest_workers=0
     )
-    async with open_service(settings, as_of=AS_OF, embedder=HashingEmbedder(64)) as service:
+    model = HashingEmbedder(64) if embedder == "hashing" else None  # None: from settings
+    async with open_service(settings, as_of=AS_OF, embedder=model) as service:
         await ingest(service, devset)
         extracted = await read_candidates(service, devset)
         talentrag = await search_rankings(service, devset)
         mapping = skill_mapping(service.kb.vocabulary)
     rankings = {"talentrag": talentrag, "bm25": bm25_rankings(devset)}
-    return score(devset, extracted, rankings, mapping, time.perf_counter() - started)
+    return score(devset, extracted, rankings, mapping, embedder, time.perf_counter() - started)
 
 
 # -- targets ---------------------------------------------------------------------------
@@ -387,7 +397,8 @@ def render(report: Report, with_details: bool = False) -> str:
     """The text ``make test`` and the command print."""
     lines = [
         f"Development set: {report.documents} documents ({report.cvs} CVs), "
-        f"{len(report.per_query['talentrag'])} queries, top {K}; {report.seconds:.0f} s",
+        f"{len(report.per_query['talentrag'])} queries, top {K}, {report.embedder} embedder; "
+        f"{report.seconds:.0f} s",
         "",
         *figures_table(report),
         "",
@@ -402,11 +413,15 @@ def main() -> None:
     """Print the development set's figures (``--details`` adds every error)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--details", action="store_true", help="per query figures and errors")
+    parser.add_argument(
+        "--embedder", choices=["hashing", "minilm"], default="hashing", help="default: hashing"
+    )
     args = parser.parse_args()
-    # nano-vectordb configures the root logger at import; keep library chatter out
+    # nano-vectordb configures the root logger at import and bm25s logs at debug level
     logging.basicConfig(level=logging.WARNING, force=True)
+    logging.getLogger("bm25s").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory(prefix="talentrag-devset-") as folder:
-        report = asyncio.run(measure(Path(folder) / "kb"))
+        report = asyncio.run(measure(Path(folder) / "kb", args.embedder))
     print(render(report, args.details))
 
 
