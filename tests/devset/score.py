@@ -383,7 +383,11 @@ def details(report: Report) -> list[str]:
     lines.append("\nLargest years errors:")
     worst = sorted(report.levels.years_errors, key=lambda e: -e[1])[:10]
     lines += [f"  {cv}: {error:.1f} y" for cv, error in worst]
-    lines.append(f"\nShort skills held against the truth: {report.short}")
+    lines.append("\nShort skills held against the truth:")
+    lines += [
+        f"  {name}: {len(false)} of {held}: {', '.join(false)}"
+        for name, (held, false) in report.short.items()
+    ]
     for label, gaps in (("held", report.gaps.held), ("acceptable/not-held", report.gaps.other)):
         lines.append(f"\nVocabulary gaps, {label} names ({len(gaps)}; CVs using each):")
         lines.append(
