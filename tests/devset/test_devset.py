@@ -1,0 +1,51 @@
+"""The issue's targets on the hand-written development set (figures: tests/devset/score.py).
+
+A target not met yet is marked xfail, strict: the day it is met the test fails until its
+marker is removed, so the markers always say what is still missing. Each reason gives the
+figure measured when the marker was set.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.devset.score import TARGETS, Report
+
+
+def check(report: Report, key: str) -> None:
+    target = TARGETS[key]
+    assert target.met(report), f"{target.name}: measured {target.figure(report)}"
+
+
+@pytest.mark.xfail(strict=True, reason="not met yet: claim F1 0.807")
+def test_claim_f1(devset_report: Report) -> None:
+    check(devset_report, "claim_f1")
+
+
+@pytest.mark.xfail(strict=True, reason="not met yet: 74 context errors")
+def test_context_errors(devset_report: Report) -> None:
+    check(devset_report, "context_errors")
+
+
+@pytest.mark.xfail(strict=True, reason="not met yet: level accuracy 0.682")
+def test_level_accuracy(devset_report: Report) -> None:
+    check(devset_report, "level_accuracy")
+
+
+@pytest.mark.xfail(strict=True, reason="not met yet: 33 false holders of C, R, Go")
+def test_short_skills_only_where_held(devset_report: Report) -> None:
+    check(devset_report, "short_skills")
+
+
+def test_search_precision_beats_bm25(devset_report: Report) -> None:
+    check(devset_report, "precision")
+
+
+@pytest.mark.xfail(strict=True, reason="not met yet: recall@10 0.798")
+def test_search_recall(devset_report: Report) -> None:
+    check(devset_report, "recall")
+
+
+@pytest.mark.xfail(strict=True, reason="not met yet: 3 queries answered empty")
+def test_no_empty_answers(devset_report: Report) -> None:
+    check(devset_report, "empty")
