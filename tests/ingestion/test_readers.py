@@ -105,3 +105,10 @@ def test_a_docx_bomb_is_refused_before_it_inflates():
     with pytest.raises(DocumentError) as info:
         extract_text(data, "bomb.docx")
     assert info.value.reason == "unreadable" and "bomb" in str(info.value)
+
+
+def test_clean_text_repairs_mojibake_and_leaves_correct_text_alone():
+    broken = "Portland, ME â€¢ Mar 2022 â€“ Present\nCafÃ© manager, ï¬\x81nance"
+    assert clean_text(broken) == "Portland, ME • Mar 2022 – Present\nCafé manager, finance"
+    written = "Zoë Müller • 東京 – naïve café"
+    assert clean_text(written) == written

@@ -15,8 +15,10 @@ import unicodedata
 import zipfile
 from pathlib import Path
 
+import ftfy
+
 from talentrag.errors import DocumentError
-from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES, MIN_TEXT_CHARS
+from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES, MAX_ANALYSED_CHARS, MIN_TEXT_CHARS
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +78,13 @@ def clean_text(text: str) -> str:
     evidence offsets computed later are offsets into exactly the stored text.
     """
     text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_BREAKS)
+    # Mojibake from a wrong decoding upstream ("â€¢" for "•", "Ã©" for "é"), ligatures and
+    # curly quotes: repaired, so the analysis and the evidence read what was written.
+    # The check is one regular expression; fixing costs seconds per MB, so it runs only
+    # when needed and only over the part that is analysed.
+    head = text[:MAX_ANALYSED_CHARS]
+    if not head.isascii() and ftfy.badness.is_bad(head):
+        text = ftfy.fix_text(head, normalization="NFC") + text[MAX_ANALYSED_CHARS:]
     text = _UNSTORABLE.sub("", text)
     return unicodedata.normalize("NFC", text).strip("\ufeff")
 
