@@ -61,3 +61,28 @@ async def test_nonsense_matches_nothing(normalizer: SkillNormalizer):
 async def test_vocabulary_vectors_are_cached(normalizer: SkillNormalizer, tmp_path_factory):
     await normalizer.rank_skills("python")
     assert list(normalizer._cache_dir.glob("vocabulary-*.npy"))
+
+
+@pytest.mark.parametrize(
+    ("text", "skill"),
+    [("Kubernets", "Kubernetes"), ("postgresql database administration", "PostgreSQL")],
+)
+async def test_a_neighbour_that_is_the_same_concept_is_accepted(
+    normalizer: SkillNormalizer, text: str, skill: str
+):
+    assert normalizer.same_concept(text, skill)
+    assert (await normalizer.normalize(text)).skill == skill
+
+
+@pytest.mark.parametrize(
+    ("text", "neighbour"),
+    [
+        ("SolidWorks 3D CAD", "Solidity"),
+        ("Fitness Training", "Corporate Training"),
+        ("selling", "Sales Operations"),
+    ],
+)
+def test_a_neighbour_that_is_another_concept_is_refused(
+    normalizer: SkillNormalizer, text: str, neighbour: str
+):
+    assert not normalizer.same_concept(text, neighbour)

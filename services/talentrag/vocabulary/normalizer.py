@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +24,11 @@ from talentrag.policy.credits import HELD_CONFIDENCE, SEMANTIC_CONFIDENCE_RANGE
 from talentrag.vocabulary.vocabulary import Vocabulary
 
 log = logging.getLogger(__name__)
+_WORD = re.compile(r"[a-z0-9+#]+")
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.casefold()))
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,8 @@ class SemanticPolicy:
     margin: float = 0.06
     sure: float = 0.80
     max_related: int = 2
+    misspelling: float = 0.88
+    """Character similarity above which a spelling is a typo of the request ("Kubernets")."""
 
 
 class SkillNormalizer:
@@ -89,9 +98,10 @@ class SkillNormalizer:
             return None
         (best, best_score), runner_up = ranked[0], ranked[1] if len(ranked) > 1 else ("", 0.0)
         lead = best_score - runner_up[1]
-        accepted = best_score >= self.policy.sure or (
-            best_score >= self.policy.floor and lead >= self.policy.margin
-        )
+        accepted = (
+            best_score >= self.policy.sure
+            or (best_score >= self.policy.floor and lead >= self.policy.margin)
+        ) and self.same_concept(text, best)
         log.debug(
             "semantic %r -> %s %.3f (lead %.3f) accepted=%s", text, best, best_score, lead, accepted
         )
@@ -102,6 +112,24 @@ class SkillNormalizer:
         return SkillMatch(
             skill=best, kind=MatchKind.SEMANTIC, confidence=round(confidence, 3), via=text
         )
+
+    def same_concept(self, text: str, skill: str) -> bool:
+        """Whether ``text`` names ``skill``: a spelling of it plus qualifiers, or a typo of one.
+
+        Embedding neighbours alone are not the same concept: SolidWorks sits next to
+        Solidity, "Fitness Training" next to Corporate Training, "Sales" next to Sales
+        Operations (a narrower skill). Refused, the request is searched literally.
+        """
+        asked = _words(text)
+        spec = self.vocabulary.skills[skill]
+        for spelling in (skill, *spec.aliases):
+            words = _words(spelling)
+            if words and words <= asked:
+                return True
+            similarity = SequenceMatcher(None, text.casefold(), spelling.casefold()).ratio()
+            if similarity >= self.policy.misspelling:
+                return True
+        return False
 
     async def rank_skills(self, text: str, top: int = 5) -> list[tuple[str, float]]:
         """Skills by best cosine of any of their spellings to ``text`` (needs an embedder)."""
