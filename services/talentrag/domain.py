@@ -35,8 +35,10 @@ class MatchKind(StrEnum):
     EXACT = "exact"
     ALIAS = "alias"
     IMPLIED = "implied"
+    NARROWER = "narrower"
     RELATED = "related"
     SEMANTIC = "semantic"
+    TEXT = "text"
 
 
 class SkillMatch(BaseModel):

@@ -41,11 +41,10 @@ def test_search_precision_beats_bm25(devset_report: Report) -> None:
     check(devset_report, "precision")
 
 
-@pytest.mark.xfail(strict=True, reason="not met yet: recall@10 0.798")
+@pytest.mark.xfail(strict=True, reason="not met yet: recall@10 0.935")
 def test_search_recall(devset_report: Report) -> None:
     check(devset_report, "recall")
 
 
-@pytest.mark.xfail(strict=True, reason="not met yet: 3 queries answered empty")
 def test_no_empty_answers(devset_report: Report) -> None:
     check(devset_report, "empty")

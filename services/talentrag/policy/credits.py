@@ -16,6 +16,14 @@ HELD_CONFIDENCE = {MatchKind.EXACT: 1.0, MatchKind.ALIAS: 0.95, MatchKind.IMPLIE
 IMPLIED_CREDIT = 0.9
 """A requested skill met by a skill that implies it (EKS for Kubernetes)."""
 
+NARROWER_CREDIT = 0.9
+"""A broad term met by a skill of its family (Critical Care Nursing for Nursing,
+Management Accounting for Accounting): the vocabulary's ``broader`` links."""
+
+TEXT_CREDIT = 0.5
+"""A requested skill nobody holds, found only as words in a CV's text (full-text index):
+the words are there, but no analysis says how the CV uses them."""
+
 RELATED_CREDIT = 0.5
 """A requested skill met only by a related skill (container orchestration for Kubernetes)."""
 

@@ -35,6 +35,9 @@ MAX_FILE_NAME_CHARS = 255
 MAX_JOB_DOCUMENTS = 1000
 """Documents in one ingest job (a request's body is also bounded by the upload limit)."""
 
+MAX_TEXT_MATCHES = 500
+"""CVs a full-text search for one requested skill reads (best BM25 first)."""
+
 GRAPH_WRITE_DOCUMENTS = 50
 """Documents per LightRAG insert. Its merging runs on the event loop (about 4 ms per
 document), so a batch is inserted in slices with searches served in between; the

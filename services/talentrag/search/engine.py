@@ -15,7 +15,7 @@ from collections import Counter
 from talentrag.domain import CandidateProfile, DocumentRecord, DocumentType, Evidence, MatchKind
 from talentrag.gateways.base import KnowledgeGraphGateway, Retrieval
 from talentrag.graph_schema import PERSON_TYPES, parse_document_node, split_joined
-from talentrag.policy.limits import MAX_EVIDENCE
+from talentrag.policy.limits import MAX_EVIDENCE, MAX_TEXT_MATCHES
 from talentrag.search.models import (
     NO_MATCH_MESSAGE,
     CandidateResult,
@@ -25,6 +25,7 @@ from talentrag.search.models import (
 )
 from talentrag.search.query import RequestedSkill, build_retrieval_query, implied_by, resolve_skills
 from talentrag.search.scoring import CandidateMatch, match_candidate
+from talentrag.search.text_match import occurrence, phrases_for, text_evidence
 from talentrag.store.base import CandidateStore
 from talentrag.vocabulary import SkillNormalizer
 
@@ -55,6 +56,7 @@ class SearchService:
         query = build_retrieval_query(skills, request.experience_level, request.top_k)
         retrieval = await self.gateway.retrieve(tenant, query)
         profiles = await self._candidate_pool(tenant, skills, retrieval)
+        profiles |= await self._found_in_text(tenant, skills, profiles)
         matches = [match_candidate(profile, skills) for profile in profiles.values()]
         pool = [m for m in matches if m.required_matched]
         if request.experience_level:
@@ -94,6 +96,30 @@ class SearchService:
         if files:
             ids |= await self.store.ids_for_source_files(tenant, sorted(files))
         return await self.store.profiles(tenant, sorted(ids), accepted)
+
+    async def _found_in_text(
+        self, tenant: str, skills: list[RequestedSkill], pool: dict[str, CandidateProfile]
+    ) -> dict[str, CandidateProfile]:
+        """For each requested skill no one in the pool holds: the CVs whose text names it.
+
+        Records the evidence on the requested skill; returns the profiles of CVs not
+        already in the pool.
+        """
+        vocabulary = self.normalizer.vocabulary
+        for skill in skills:
+            if any(skill.accepts.keys() & p.skills.keys() for p in pool.values()):
+                continue
+            for phrase, exact_case in phrases_for(skill, vocabulary):
+                texts = await self.store.texts_containing(tenant, phrase, MAX_TEXT_MATCHES)
+                for candidate_id, text in texts.items():
+                    span = occurrence(text, phrase, exact_case)
+                    if span is not None and candidate_id not in skill.found_in_text:
+                        skill.found_in_text[candidate_id] = text_evidence(
+                            text, span, skill.canonical
+                        )
+        new = {i for s in skills for i in s.found_in_text} - pool.keys()
+        accepted = {name for s in skills for name in s.accepts}
+        return await self.store.profiles(tenant, sorted(new), accepted) if new else {}
 
     def _skill_nodes_in(self, retrieval: Retrieval, skills: list[RequestedSkill]) -> set[str]:
         """Retrieved entity names that map to an accepted skill (LLM-built graphs name them freely)."""
@@ -164,9 +190,17 @@ def _evidence(
     """
     held = {h.skill: h for h in record.skills}
     accepts = {s.requested: s.accepts for s in skills}
+    by_request = {s.requested: s for s in skills}
     passages: list[Evidence] = []
     seen: set[tuple[int, int]] = set()
     for detail in sorted(details, key=lambda d: (not d.required, -d.confidence)):
+        if detail.kind is MatchKind.TEXT:
+            found = by_request[detail.requested].found_in_text[record.id]
+            passages.append(found.model_copy(update={"source_file": record.source_file}))
+            seen.add((found.start, found.end))
+            if len(passages) == MAX_EVIDENCE:
+                break
+            continue
         implying = [
             s
             for s, m in accepts[detail.requested].items()

@@ -3,17 +3,18 @@
 Every requested skill is resolved through the vocabulary (K8s -> Kubernetes); the
 recruiter's wording is kept for the answer. A requested skill accepts a set of
 canonical skills, each with the credit a holder earns:
-the skill itself (full), skills that imply it (EKS for Kubernetes), and related
-skills (container orchestration for Kubernetes: partial).
+the skill itself (full), skills that imply it (EKS for Kubernetes), the skills of its
+family when it is a broad term (Critical Care Nursing for Nursing), and related skills
+(container orchestration for Kubernetes: partial).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from talentrag.domain import ExperienceLevel, MatchKind, SkillMatch
+from talentrag.domain import Evidence, ExperienceLevel, MatchKind, SkillMatch
 from talentrag.gateways.base import RetrievalQuery
-from talentrag.policy.credits import IMPLIED_CREDIT, RELATED_CREDIT
+from talentrag.policy.credits import IMPLIED_CREDIT, NARROWER_CREDIT, RELATED_CREDIT
 from talentrag.vocabulary import SkillNormalizer, Vocabulary
 
 
@@ -25,6 +26,8 @@ class RequestedSkill:
     required: bool
     primary: SkillMatch | None
     accepts: dict[str, SkillMatch] = field(default_factory=dict)
+    found_in_text: dict[str, Evidence] = field(default_factory=dict)
+    """When nobody holds the skill: candidate id -> where the CV's text names it."""
 
     @property
     def canonical(self) -> str:
@@ -53,6 +56,16 @@ def acceptable_skills(
             source,
             SkillMatch(
                 skill=source, kind=MatchKind.IMPLIED, confidence=IMPLIED_CREDIT * scale, via=target
+            ),
+        )
+    for narrower in vocabulary.narrower_closure.get(target, ()):
+        accepts.setdefault(
+            narrower,
+            SkillMatch(
+                skill=narrower,
+                kind=MatchKind.NARROWER,
+                confidence=NARROWER_CREDIT * scale,
+                via=target,
             ),
         )
     for related in vocabulary.related_map.get(target, ()):

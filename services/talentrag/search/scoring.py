@@ -2,7 +2,9 @@
 
 credit(s)   best over the candidate's held skills h accepted for requested skill s:
             accept(s, h) x held_confidence(h)    (the factors live in policy/credits.py)
-            accept: 1.0 same skill, 0.9 a skill implying it, 0.5 a related skill
+            accept: 1.0 same skill, 0.9 a skill implying it or of its family (a broad
+            term), 0.5 a related skill
+            a skill nobody holds: 0.5 when the CV's text names it (full-text index)
             held_confidence: 1.0 written exactly, 0.95 as an alias, 0.9 implied (EKS -> Kubernetes)
 R           mean credit over required skills
 P           mean credit over preferred skills
@@ -21,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from talentrag.domain import CandidateProfile, MatchKind, SkillHolding
-from talentrag.policy.credits import REQUIRED_WEIGHT
+from talentrag.policy.credits import REQUIRED_WEIGHT, TEXT_CREDIT
 from talentrag.search.models import SkillMatchDetail
 from talentrag.search.query import RequestedSkill
 
@@ -58,19 +60,33 @@ class CandidateMatch:
     @property
     def details(self) -> list[SkillMatchDetail]:
         """For the answer only: built for the top candidates, not the whole pool."""
-        return [_detail(c, self.profile.skills[c.skill]) for c in self.credits]
+        return [_detail(c, self.profile.skills.get(c.skill)) for c in self.credits]
 
 
-def _best_credit(requested: RequestedSkill, held: dict[str, SkillHolding]) -> Credit | None:
+def _best_credit(
+    requested: RequestedSkill, held: dict[str, SkillHolding], candidate_id: str
+) -> Credit | None:
     best_confidence, best_skill = -1.0, ""
     for skill, accepted in requested.accepts.items():
         holding = held.get(skill)
         if holding is not None and accepted.confidence * holding.confidence > best_confidence:
             best_confidence, best_skill = accepted.confidence * holding.confidence, skill
-    return Credit(requested, best_skill, round(best_confidence, 3)) if best_skill else None
+    if best_skill:
+        return Credit(requested, best_skill, round(best_confidence, 3))
+    if candidate_id in requested.found_in_text:  # nobody holds it; this CV's text names it
+        return Credit(requested, requested.canonical, TEXT_CREDIT)
+    return None
 
 
-def _detail(credit: Credit, holding: SkillHolding) -> SkillMatchDetail:
+def _detail(credit: Credit, holding: SkillHolding | None) -> SkillMatchDetail:
+    if holding is None:  # found in the text only
+        return SkillMatchDetail(
+            requested=credit.requested.requested,
+            skill=credit.skill,
+            kind=MatchKind.TEXT,
+            confidence=credit.confidence,
+            required=credit.requested.required,
+        )
     accepted = credit.requested.accepts[credit.skill]
     # the same skill: report how the CV evidences it; otherwise how it relates
     kind = holding.kind if accepted.kind in (MatchKind.EXACT, MatchKind.ALIAS) else accepted.kind
@@ -88,7 +104,7 @@ def match_candidate(profile: CandidateProfile, requested: list[RequestedSkill]) 
     held = profile.skills
     credits, missing = [], []
     for skill in requested:
-        credit = _best_credit(skill, held)
+        credit = _best_credit(skill, held, profile.id)
         if credit is None:
             missing.append(skill)
         else:
@@ -110,5 +126,5 @@ def match_candidate(profile: CandidateProfile, requested: list[RequestedSkill]) 
         missing=missing,
         score=round(min(1.0, score), 4),
         required_matched=len(required),
-        evidence_mentions=sum(held[c.skill].mentions for c in required),
+        evidence_mentions=sum(held[c.skill].mentions for c in required if c.skill in held),
     )

@@ -151,5 +151,13 @@ class CandidateStore(ABC):
         """Active candidate ids whose source file is among ``source_files``."""
 
     @abstractmethod
+    async def texts_containing(self, tenant: str, phrase: str, limit: int) -> dict[str, str]:
+        """Active CVs whose text contains the words of ``phrase`` in order: id -> text.
+
+        A full-text index answers it (case and accents ignored); callers confirm the
+        exact occurrence in the text they get back.
+        """
+
+    @abstractmethod
     async def summary(self, tenant: str) -> StoreSummary:
         """Counts, levels, top skills and unfinished writes of a tenant."""

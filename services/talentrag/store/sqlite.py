@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
@@ -28,6 +29,7 @@ from talentrag.store.base import (
 )
 
 _KINDS = {kind.value: kind for kind in MatchKind}
+_FULL_TEXT_WORD = re.compile(r"\w+")  # what FTS5's unicode61 tokenizer indexes, roughly
 _LEVELS = {level.value: level for level in ExperienceLevel}
 
 SCHEMA = """
@@ -77,6 +79,24 @@ LATE_COLUMNS = {
 
 
 RECORD_COLUMNS = "record, created_at, updated_at"
+
+# Full-text index over every stored text (FTS5, external content: the text is stored
+# once, in `documents`); the triggers keep it in step with every insert, update and delete.
+FULL_TEXT = """
+CREATE VIRTUAL TABLE IF NOT EXISTS documents_text USING fts5(
+    text, content='documents', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS documents_text_insert AFTER INSERT ON documents BEGIN
+    INSERT INTO documents_text (rowid, text) VALUES (new.rowid, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS documents_text_delete AFTER DELETE ON documents BEGIN
+    INSERT INTO documents_text (documents_text, rowid, text) VALUES ('delete', old.rowid, old.text);
+END;
+CREATE TRIGGER IF NOT EXISTS documents_text_update AFTER UPDATE OF text ON documents BEGIN
+    INSERT INTO documents_text (documents_text, rowid, text) VALUES ('delete', old.rowid, old.text);
+    INSERT INTO documents_text (rowid, text) VALUES (new.rowid, new.text);
+END;
+"""
 
 
 # Covering indexes for ranking: a query reads its skills' holders and their level from
@@ -137,7 +157,18 @@ class SQLiteCandidateStore(CandidateStore):
             if column not in present:
                 await self._db.execute(f"ALTER TABLE documents ADD COLUMN {column} {sql_type}")
         await self._db.executescript(RANKING_INDEXES)
+        await self._create_full_text_index()
         await self._db.commit()
+
+    async def _create_full_text_index(self) -> None:
+        """The FTS5 index; a store created before it had one is indexed now, once."""
+        async with self.db.execute(
+            "SELECT 1 FROM sqlite_master WHERE name='documents_text'"
+        ) as cursor:
+            existed = await cursor.fetchone() is not None
+        await self.db.executescript(FULL_TEXT)
+        if not existed:
+            await self.db.execute("INSERT INTO documents_text (documents_text) VALUES ('rebuild')")
 
     async def close(self) -> None:
         """Close the connection; a second call does nothing."""
@@ -447,6 +478,21 @@ class SQLiteCandidateStore(CandidateStore):
             ) as cursor:
                 found |= {row[0] async for row in cursor}
         return found
+
+    async def texts_containing(self, tenant: str, phrase: str, limit: int) -> dict[str, str]:
+        """Active CVs whose text has the phrase's words in order, best BM25 first: id -> text."""
+        words = _FULL_TEXT_WORD.findall(phrase)
+        if not words:
+            return {}
+        query = '"' + " ".join(words) + '"'
+        async with self.db.execute(
+            """SELECT d.id, d.text FROM documents_text JOIN documents d ON d.rowid = documents_text.rowid
+               WHERE documents_text MATCH ? AND d.tenant=? AND d.status='active'
+                 AND d.document_type='cv'
+               ORDER BY documents_text.rank LIMIT ?""",
+            [query, tenant, limit],
+        ) as cursor:
+            return {row[0]: row[1] async for row in cursor}
 
     async def summary(self, tenant: str) -> StoreSummary:
         """Counts by type, level and status, and the ten skills most candidates hold."""
