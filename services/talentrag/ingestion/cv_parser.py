@@ -36,6 +36,7 @@ _EMBEDDED_HEADING = re.compile(
     + r")(?=[A-Z][a-z]|[ \t]+[A-Z(•]|•|â€¢|$)",
     re.MULTILINE,
 )
+_CAPS_RUN = re.compile(r"[A-Z]{4}")
 _INLINE_LABEL = re.compile(r"^\s*[*_]*([A-Za-z &/]{3,40}?)[*_]*\s*:\s*\S")
 _MARKDOWN_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _NAME_LINE = re.compile(r"^[A-ZÀ-Þ][\w'’.-]*(?:\s+[A-ZÀ-Þ][\w'’.-]*){1,3}$")
@@ -127,7 +128,7 @@ def _breaks(start: int, line: str) -> list[tuple[int, int, str, str]]:
     if inline is not None:
         end = start + len(line)
         breaks.append((start, end, f"inline:{inline}", line.split(":", 1)[0].strip(" *_")))
-    for match in _EMBEDDED_HEADING.finditer(line):
+    for match in _EMBEDDED_HEADING.finditer(line) if _CAPS_RUN.search(line) else ():
         kind = _section_kind(match.group(1))
         if kind and not (inline and match.start() < len(line.split(":", 1)[0])):
             breaks.append((start + match.start(), start + match.end(), kind, match.group(1)))

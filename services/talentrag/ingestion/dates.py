@@ -51,6 +51,24 @@ SINCE = re.compile(
     rf"(?<!\w)(?:{alternation(_WORDS.since_words)})[ \t]+{_DATE.format(p='s_')}(?![\d/])",
     re.IGNORECASE,
 )
+_ANY_YEAR = re.compile(r"(?:19|20)\d\d|['’`]\d\d")
+_YEARS_WORD = re.compile(r"(?:years?|yrs?)\b", re.IGNORECASE)
+
+
+def _windows(text: str, anchor: re.Pattern[str], before: int, after: int) -> list[tuple[int, int]]:
+    """Merged windows around every anchor: the expensive patterns run only there."""
+    windows: list[tuple[int, int]] = []
+    for match in anchor.finditer(text):
+        start, end = max(0, match.start() - before), min(len(text), match.end() + after)
+        if windows and start <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], end)
+        else:
+            windows.append((start, end))
+    return windows
+
+
+def _find(pattern: re.Pattern[str], text: str, windows: list[tuple[int, int]]) -> list[re.Match[str]]:
+    return [m for start, end in windows for m in pattern.finditer(text, start, end)]
 SEASON_ONLY = re.compile(rf"(?<!\w){_DATE.format(p='s_')}(?![\d/])", re.IGNORECASE)
 
 _NUMBER_WORDS = alternation(list(_WORDS.numbers))
@@ -154,7 +172,8 @@ def find_date_ranges(text: str, as_of: date, *, since: bool = True) -> list[Date
     are dropped.
     """
     ranges: list[DateRange] = []
-    for match in DATE_RANGE.finditer(text):
+    windows = _windows(text, _ANY_YEAR, 60, 90)
+    for match in _find(DATE_RANGE, text, windows):
         start = _point(match, "s_", False, as_of)
         end = as_of if match.group("present") else _point(match, "e_", True, as_of)
         if _plausible(start, end, as_of):
@@ -162,7 +181,7 @@ def find_date_ranges(text: str, as_of: date, *, since: bool = True) -> list[Date
             ranges.append(DateRange(start, min(end, as_of), match.start(), match.end()))
     if since:
         taken = [(r.match_start, r.match_end) for r in ranges]
-        for match in SINCE.finditer(text):
+        for match in _find(SINCE, text, windows):
             if any(s <= match.start() < e or s < match.end() <= e for s, e in taken):
                 continue
             start = _point(match, "s_", False, as_of)
@@ -215,7 +234,7 @@ class StatedTotal:
 def stated_totals(text: str) -> list[StatedTotal]:
     """Every statement of total experience in ``text``, in order."""
     found = []
-    for match in EXPERIENCE_CLAIM.finditer(text):
+    for match in _find(EXPERIENCE_CLAIM, text, _windows(text, _YEARS_WORD, 80, 90)):
         for years_key, months_key in (("years", "months"), ("years2", "months2"), ("years3", None)):
             if match.group(years_key):
                 months = match.group(months_key) if months_key else None

@@ -24,6 +24,7 @@ Decisions (see also ``talentrag.policy.levels``):
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
@@ -69,6 +70,20 @@ _SKILL_DURATION = re.compile(
 _DOB = re.compile(r"\b(?:date\s+of\s+birth|d\.?o\.?b|born|geburtsdatum|date\s+de\s+naissance)\b", re.I)
 _YEAR_TOKEN = re.compile(r"(?<![\d/.])(?:19[5-9]\d|20\d\d)(?![\d])")
 _MAX_HEADER_LINE = 140
+_UNIT_WORD = re.compile(r"\d\s*\+?\s*(?:years?|yrs?|months?|mos?)\b", re.IGNORECASE)
+
+
+class _Titles:
+    """The vocabulary's title-to-field look-up, remembered for one CV (titles repeat)."""
+
+    def __init__(self, vocabulary: Vocabulary) -> None:
+        self.vocabulary = vocabulary
+        self._seen: dict[str, str | None] = {}
+
+    def field(self, text: str) -> str | None:
+        if text not in self._seen:
+            self._seen[text] = self.vocabulary.title_field(text)
+        return self._seen[text]
 
 
 @dataclass
@@ -147,7 +162,7 @@ def skill_years(text: str, vocabulary: Vocabulary) -> tuple[dict[str, float], li
     found: dict[str, float] = {}
     used = []
     for line in lines_of(text):
-        if len(line.text) > 120 or not DURATION.search(line.text):
+        if len(line.text) > 120 or not _UNIT_WORD.search(line.text) or not DURATION.search(line.text):
             continue
         hit = skill_duration(line.text, vocabulary)
         if hit:
@@ -190,7 +205,7 @@ def _clause(text: str, dates: tuple[int, int], line: Line) -> str:
     return before + " " + text[dates[1] : line.end]
 
 
-def _title(parts: list[str], vocabulary: Vocabulary) -> str:
+def _title(parts: list[str], titles: _Titles) -> str:
     cleaned = [
         p.strip(" *_#-:·|")
         for text in parts
@@ -198,7 +213,7 @@ def _title(parts: list[str], vocabulary: Vocabulary) -> str:
         if p.strip(" *_#-:·|") and re.search(r"[A-Za-z]{2}", p)
     ]
     for part in cleaned:
-        if vocabulary.title_field(part) or _role_field_hint(part):
+        if titles.field(part) or _role_field_hint(part):
             return part
     return cleaned[0] if cleaned else ""
 
@@ -210,8 +225,8 @@ def _role_field_hint(text: str) -> str | None:
     return None
 
 
-def _kind(header: str, vocabulary: Vocabulary) -> tuple[str, str | None]:
-    if (match := _EDUCATION.search(header)) and not vocabulary.title_field(header):
+def _kind(header: str, titles: _Titles) -> tuple[str, str | None]:
+    if (match := _EDUCATION.search(header)) and not titles.field(header):
         return "education", match.group(0)
     if match := _TRAINING.search(header):
         return "training", match.group(0)
@@ -220,9 +235,10 @@ def _kind(header: str, vocabulary: Vocabulary) -> tuple[str, str | None]:
     return "job", None
 
 
-def _field(title: str, header: str, block: str, vocabulary: Vocabulary) -> str | None:
+def _field(title: str, header: str, block: str, titles: _Titles) -> str | None:
+    vocabulary = titles.vocabulary
     for text in (title, header):
-        found = vocabulary.title_field(text) or _role_field_hint(text)
+        found = titles.field(text) or _role_field_hint(text)
         if found:
             return found
     fields = Counter(vocabulary.field_of_skill(m.skill) for m in find_mentions(block, vocabulary))
@@ -238,32 +254,34 @@ class _Draft:
     span: tuple[int, int]
 
 
+def _line_at(lines: list[Line], offset: int) -> int:
+    return max(0, bisect_right([line.start for line in lines], offset) - 1)
+
+
 def _drafts(text: str, lines: list[Line], as_of: date, skip: set[int]) -> list[_Draft]:
+    """Dated drafts of a section: its ranges (read once over the section), then lone seasons."""
+    if not lines:
+        return []
+    start, end = lines[0].start, lines[-1].end
     drafts: list[_Draft] = []
-    taken = 0  # a range wrapped onto the next line is not read again from there
-    for index, line in enumerate(lines):
-        if line.start in skip:
+    for found in find_date_ranges(text[start:end], as_of):
+        shifted = DateRange(
+            found.start, found.end, start + found.match_start, start + found.match_end, found.form
+        )
+        index = _line_at(lines, shifted.match_start)
+        line = lines[index]
+        if line.start in skip or not _role_like(shifted, line):
             continue
-        ranges = [
-            r
-            for r in find_date_ranges(text[line.start : line.end + 40], as_of)
-            if r.match_start < line.end - line.start
-            and line.start + r.match_start >= taken
-            and _role_like(r, line)
-        ]
-        if not ranges and (season := find_season(line.text, as_of)) and _is_header_line(line):
-            ranges = [season]
-        for found in ranges:
-            shifted = DateRange(
-                found.start,
-                found.end,
-                line.start + found.match_start,
-                line.start + found.match_end,
-                found.form,
-            )
-            drafts.append(_Draft(index, shifted, None, (shifted.match_start, shifted.match_end)))
-            taken = max(taken, shifted.match_end)
-    return drafts
+        drafts.append(_Draft(index, shifted, None, (shifted.match_start, shifted.match_end)))
+    dated = {d.line_index for d in drafts}
+    for index, line in enumerate(lines):
+        if index in dated or line.start in skip or not _is_header_line(line):
+            continue
+        if season := find_season(line.text, as_of):
+            span = (line.start + season.match_start, line.start + season.match_end)
+            shifted = DateRange(season.start, season.end, *span, season.form)
+            drafts.append(_Draft(index, shifted, None, span))
+    return sorted(drafts, key=lambda d: d.span)
 
 
 def _role_like(found: DateRange, line: Line) -> bool:
@@ -273,8 +291,8 @@ def _role_like(found: DateRange, line: Line) -> bool:
         return True
     if not _is_header_line(line):
         return False
-    before = line.text[: found.match_start].rstrip()
-    after = line.text[found.match_end :].strip(" )*_")
+    before = line.text[: found.match_start - line.start].rstrip()
+    after = line.text[found.match_end - line.start :].strip(" )*_")
     return not before or before[-1] in "|—–-,(:" or not after
 
 
@@ -313,6 +331,7 @@ def section_roles(
     text: str, start: int, end: int, vocabulary: Vocabulary, as_of: date, skip: set[int]
 ) -> list[RoleFinding]:
     """Roles of one experience section: dated lines (or, with no dates, duration lines)."""
+    titles = _Titles(vocabulary)
     lines = lines_of(text, start, end)
     drafts = _drop_nested(_drafts(text, lines, as_of, skip))
     if not drafts:
@@ -325,17 +344,17 @@ def section_roles(
         own = _clause(text, draft.span, line) if draft.dates else line.text
         others = [h.text for h in header_lines if h is not line]
         header = " ".join([*others, own])
-        title = _title([own, *others] if _title([own], vocabulary) else [*others, own], vocabulary)
+        title = _title([own, *others] if _title([own], titles) else [*others, own], titles)
         following = drafts[number + 1].line_index if number + 1 < len(drafts) else len(lines)
         block = text[line.start : lines[following - 1].end if following > 0 else line.end]
-        kind, cue = _kind(header, vocabulary)
+        kind, cue = _kind(header, titles)
         if draft.dates and draft.dates.form == "season" and kind == "job":
             kind, cue = "training", "season"
         roles.append(
             RoleFinding(
                 title=title[:120],
                 kind=kind,
-                field=_field(title, header, block, vocabulary),
+                field=_field(title, header, block, titles),
                 dates=draft.dates,
                 duration=draft.duration,
                 span=draft.span,
