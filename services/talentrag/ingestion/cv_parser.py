@@ -33,7 +33,7 @@ _EMBEDDED_HEADING = re.compile(
         for phrase in sorted(_HEADINGS, key=len, reverse=True)
         if len(phrase) >= 6
     )
-    + r")(?=[A-Z][a-z]|[ \t]+[A-Z(•]|•|â€¢|$)",
+    + r")(?=[A-Z][a-z.]|[ \t]+[A-Z(•]|•|â€¢|$)",
     re.MULTILINE,
 )
 _CAPS_RUN = re.compile(r"[A-Z]{4}")
@@ -131,7 +131,7 @@ def _breaks(start: int, line: str) -> list[tuple[int, int, str, str]]:
     for match in _EMBEDDED_HEADING.finditer(line) if _CAPS_RUN.search(line) else ():
         kind = _section_kind(match.group(1))
         if kind and not (inline and match.start() < len(line.split(":", 1)[0])):
-            breaks.append((start + match.start(), start + match.end(), kind, match.group(1)))
+            breaks.append((start + match.end(), start + match.end(), kind, match.group(1)))
     return breaks
 
 

@@ -53,7 +53,8 @@ _ROLE_FIELDS = [
     (name, re.compile(rf"(?<!\w)(?:{alternation(words)})(?!\w)", re.I))
     for name, words in _WORDS.role_fields.items()
 ]
-_BULLET = re.compile(r"^\s*(?:[-*•▪◦●·>]|â€¢|\d+[.)]\s|[a-z]\)\s)")
+_TITLE_WORD = re.compile(rf"(?<!\w)(?:{alternation(_WORDS.title_words)})s?(?!\w)", re.I)
+_BULLET = re.compile(r"^\s*(?:[-*•▪◦●·>]|â€¢)")
 _SEPARATORS = re.compile(r"\s*(?:\||,|—|–|â€”|â€“| - | at | @ |\(|\)|:\s)\s*")
 _DURATION_ROLE = re.compile(
     r"\(\s*\d|\bin total\b|^\W*\d{1,2}\s*(?:years?|yrs?|months?)\b|\d\s*(?:years?|yrs?|months?)\W*$",
@@ -205,15 +206,25 @@ def _clause(text: str, dates: tuple[int, int], line: Line) -> str:
     return before + " " + text[dates[1] : line.end]
 
 
-def _title(parts: list[str], titles: _Titles) -> str:
-    cleaned = [
-        p.strip(" *_#-:·|")
-        for text in parts
-        for p in _SEPARATORS.split(text)
-        if p.strip(" *_#-:·|") and re.search(r"[A-Za-z]{2}", p)
+def _text_parts(texts: list[str]) -> list[str]:
+    """The parts of header text that may be a title or employer (not dates or durations)."""
+    parts = (p.strip(" *_#-:·|.") for text in texts for p in _SEPARATORS.split(text))
+    return [
+        p
+        for p in parts
+        if re.search(r"[^\W\d_]{2}", p)
+        and not re.fullmatch(rf"(?:{DURATION.pattern}|\W)+", p, re.IGNORECASE)
     ]
+
+
+def _title_like(part: str, titles: _Titles) -> bool:
+    return bool(titles.field(part) or _role_field_hint(part) or _TITLE_WORD.search(part))
+
+
+def _title(parts: list[str], titles: _Titles) -> str:
+    cleaned = _text_parts(parts)
     for part in cleaned:
-        if titles.field(part) or _role_field_hint(part):
+        if _title_like(part, titles):
             return part
     return cleaned[0] if cleaned else ""
 
@@ -342,9 +353,11 @@ def section_roles(
         line = lines[draft.line_index]
         header_lines = _header_lines(lines, draft.line_index, dated - {draft.line_index})
         own = _clause(text, draft.span, line) if draft.dates else line.text
-        others = [h.text for h in header_lines if h is not line]
-        header = " ".join([*others, own])
-        title = _title([own, *others] if _title([own], titles) else [*others, own], titles)
+        if any(_title_like(part, titles) for part in _text_parts([own])):
+            header, title = own, _title([own], titles)  # the title is on the date line
+        else:
+            others = [h.text for h in header_lines if h is not line]
+            header, title = " ".join([*others, own]), _title([*others, own], titles)
         following = drafts[number + 1].line_index if number + 1 < len(drafts) else len(lines)
         block = text[line.start : lines[following - 1].end if following > 0 else line.end]
         kind, cue = _kind(header, titles)

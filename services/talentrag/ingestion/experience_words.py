@@ -38,6 +38,7 @@ class ExperienceWords(BaseModel):
     education_cues: Words = Field(min_length=1)
     experience_words: Words = Field(min_length=1)
     role_fields: dict[str, Words]
+    title_words: Words = Field(min_length=1)
 
     @field_validator("months")
     @classmethod
