@@ -45,12 +45,18 @@ _NAME_FIELD = re.compile(r"^\s*(?:full\s+)?name\s*[:\-]\s*(.+)$", re.IGNORECASE)
 
 @dataclass
 class Section:
-    """A span of the CV under one heading; ``kind`` is a key of ``SECTION_KEYWORDS`` or 'header'."""
+    """A span of the CV under one heading; ``kind`` is a section kind of
+    ``data/experience.yaml`` or 'header'. ``body`` is where the text after the heading starts."""
 
     kind: str
     heading: str
     start: int
     end: int
+    body: int = -1
+
+    def __post_init__(self) -> None:
+        if self.body < 0:
+            self.body = self.start
 
 
 @dataclass
@@ -151,7 +157,7 @@ def split_sections(text: str) -> list[Section]:
                 sections.append(Section(kind.removeprefix("inline:"), heading, offset, heading_end))
                 current = Section(current.kind, current.heading, heading_end, len(text))
             else:
-                current = Section(kind, heading, offset, len(text))
+                current = Section(kind, heading, offset, len(text), heading_end)
     sections.append(current)
     return [s for s in sections if s.end > s.start]
 
@@ -205,7 +211,7 @@ def parse_cv(text: str, vocabulary: Vocabulary, as_of: date) -> ParsedCV:
     sections = split_sections(text)
     found_name = find_name(text)
     experience = analyse_experience(
-        text, [(s.kind, s.start, s.end) for s in sections], vocabulary, as_of
+        text, [(s.kind, min(s.body, s.end), s.end) for s in sections], vocabulary, as_of
     )
     return ParsedCV(
         name=found_name[0] if found_name else None,

@@ -71,6 +71,7 @@ _SKILL_DURATION = re.compile(
 _DOB = re.compile(r"\b(?:date\s+of\s+birth|d\.?o\.?b|born|geburtsdatum|date\s+de\s+naissance)\b", re.I)
 _YEAR_TOKEN = re.compile(r"(?<![\d/.])(?:19[5-9]\d|20\d\d)(?![\d])")
 _MAX_HEADER_LINE = 140
+_RANK_WORDS = {"senior", "sr", "junior", "jr", "lead", "principal", "staff", "head", "chief", "ii", "iii", "i", "1", "2", "3"}
 _UNIT_WORD = re.compile(r"\d\s*\+?\s*(?:years?|yrs?|months?|mos?)\b", re.IGNORECASE)
 
 
@@ -98,6 +99,7 @@ class RoleFinding:
     duration: float | None
     span: tuple[int, int]  # the date (or duration) text
     cue: str | None = None  # the word that made it training, part-time or education
+    titled: bool = False  # the field came from the title (else from the skills in the block)
 
     @property
     def years(self) -> float:
@@ -246,15 +248,23 @@ def _kind(header: str, titles: _Titles) -> tuple[str, str | None]:
     return "job", None
 
 
-def _field(title: str, header: str, block: str, titles: _Titles) -> str | None:
-    vocabulary = titles.vocabulary
-    for text in (title, header):
+def _field(title: str, header: str, block: str, titles: _Titles) -> tuple[str | None, bool]:
+    """The role's field and whether its title decided it (else the skills in its block)."""
+    for text in (_unranked(title), title, header):
         found = titles.field(text) or _role_field_hint(text)
         if found:
-            return found
-    fields = Counter(vocabulary.field_of_skill(m.skill) for m in find_mentions(block, vocabulary))
+            return found, True
+    mentions = find_mentions(block, titles.vocabulary)
+    fields = Counter(titles.vocabulary.field_of_skill(m.skill) for m in mentions)
     fields.pop("general", None)
-    return fields.most_common(1)[0][0] if fields else None
+    return (fields.most_common(1)[0][0] if fields else None), False
+
+
+def _unranked(title: str) -> str:
+    """A title without rank words: 'Principal Firmware Engineer' is a firmware title,
+    not a school principal's."""
+    kept = [w for w in title.split() if w.casefold().strip(".,") not in _RANK_WORDS]
+    return " ".join(kept) if kept else title
 
 
 @dataclass
@@ -361,17 +371,19 @@ def section_roles(
         following = drafts[number + 1].line_index if number + 1 < len(drafts) else len(lines)
         block = text[line.start : lines[following - 1].end if following > 0 else line.end]
         kind, cue = _kind(header, titles)
+        field_name, titled = _field(title, header, block, titles)
         if draft.dates and draft.dates.form == "season" and kind == "job":
             kind, cue = "training", "season"
         roles.append(
             RoleFinding(
                 title=title[:120],
                 kind=kind,
-                field=_field(title, header, block, titles),
+                field=field_name,
                 dates=draft.dates,
                 duration=draft.duration,
                 span=draft.span,
                 cue=cue,
+                titled=titled,
             )
         )
     return roles
@@ -383,6 +395,26 @@ def _latest(roles: list[RoleFinding]) -> RoleFinding:
     if not dated:
         return roles[0]
     return max(dated, key=lambda r: (r.dates.end, r.dates.start) if r.dates else (date.min, date.min))
+
+
+
+
+def _other_field(role: RoleFinding, latest: RoleFinding) -> bool:
+    """An earlier career: both titles name a field, the fields differ, the work differs."""
+    return (
+        role.titled
+        and latest.titled
+        and role.field != latest.field
+        and not any({role.field, latest.field} <= set(group) for group in _WORDS.related_fields)
+        and not _same_work(role.title, latest.title)
+    )
+
+
+def _same_work(title: str, other: str) -> bool:
+    """'SAP FICO Consultant' and 'Senior SAP FICO Consultant' are one line of work."""
+    words = [set(re.findall(r"[a-z0-9+#]+", t.casefold())) - _RANK_WORDS for t in (title, other)]
+    small, large = sorted(words, key=len)
+    return bool(small) and small <= large
 
 
 def _timeline_start(text: str, skip_lines: list[Line]) -> int | None:
@@ -414,8 +446,9 @@ def decide(
     not_counted = [r for r in roles if r.kind != "job"]
     excluded_notes = [f"{_describe(r, text)} is {r.kind.replace('_', '-')}" for r in not_counted]
     if jobs:
-        current = _latest(jobs).field
-        counted = [r for r in jobs if current is None or r.field in (current, None)]
+        latest = _latest(jobs)
+        current = latest.field
+        counted = [r for r in jobs if not _other_field(r, latest)]
         other = [r for r in jobs if r not in counted]
         excluded_notes += [f"{_describe(r, text)} is another field ({r.field})" for r in other]
         spans = [(r.dates.start, r.dates.end) for r in counted if r.dates]

@@ -39,6 +39,7 @@ class ExperienceWords(BaseModel):
     experience_words: Words = Field(min_length=1)
     role_fields: dict[str, Words]
     title_words: Words = Field(min_length=1)
+    related_fields: list[Words]
 
     @field_validator("months")
     @classmethod
