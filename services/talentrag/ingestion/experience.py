@@ -202,9 +202,10 @@ def _clause(text: str, dates: tuple[int, int], line: Line) -> str:
     only its sentence, since the previous sentence belongs to the previous role."""
     before = text[line.start : dates[0]]
     if len(line.text) > _MAX_HEADER_LINE:
-        before = re.split(r"(?<=[.;])\s+|\s{2,}(?=\S)", before.rstrip())[-1] if before.strip() else ""
-        # keep the title: "Pipe Welder, Gulf Coast Fabricators, TX  Apr 2016": last two parts
-        return before
+        sentence = r"(?<=[.;])\s+|\s{2,}(?=\S)"
+        if before.strip():  # "... cutting. Pipe Welder, Gulf Coast Fabricators  Apr 2016 - ..."
+            return re.split(sentence, before.rstrip())[-1]
+        return re.split(sentence, text[dates[1] : line.end].lstrip(" :–-"))[0]  # "2019 - now: Title, Co."
     return before + " " + text[dates[1] : line.end]
 
 
