@@ -105,10 +105,13 @@ class Role(BaseModel):
     years: float = Field(ge=0)
     field: str | None = None
     kind: str | None = Field(
-        None, description="'job', 'training' (internship, placement...), 'part_time' or 'education'."
+        None,
+        description="'job', 'training' (internship, placement...), 'part_time' or 'education'.",
     )
     counted: bool | None = Field(None, description="Whether the role counts toward years.")
-    span_start: int | None = Field(None, ge=0, description="Offset of the role's dates in the text.")
+    span_start: int | None = Field(
+        None, ge=0, description="Offset of the role's dates in the text."
+    )
     span_end: int | None = Field(None, ge=0)
 
 
@@ -117,9 +120,7 @@ class ExperienceSpan(BaseModel):
 
     start: int = Field(ge=0)
     end: int = Field(ge=0)
-    use: str = Field(
-        description="'role', 'not_counted:<kind>', 'stated_total' or 'skill_years'."
-    )
+    use: str = Field(description="'role', 'not_counted:<kind>', 'stated_total' or 'skill_years'.")
 
 
 class ChunkRef(BaseModel):

@@ -67,8 +67,12 @@ def _windows(text: str, anchor: re.Pattern[str], before: int, after: int) -> lis
     return windows
 
 
-def _find(pattern: re.Pattern[str], text: str, windows: list[tuple[int, int]]) -> list[re.Match[str]]:
+def _find(
+    pattern: re.Pattern[str], text: str, windows: list[tuple[int, int]]
+) -> list[re.Match[str]]:
     return [m for start, end in windows for m in pattern.finditer(text, start, end)]
+
+
 SEASON_ONLY = re.compile(rf"(?<!\w){_DATE.format(p='s_')}(?![\d/])", re.IGNORECASE)
 
 _NUMBER_WORDS = alternation(list(_WORDS.numbers))
@@ -81,9 +85,7 @@ DURATION = re.compile(
     re.IGNORECASE,
 )
 _EXPERIENCE = rf"(?:{alternation(_WORDS.experience_words)})"
-_TOTAL = (
-    rf"(?P<years>{_NUMBER})[ \t]*\+?[ \t]*(?:years?|yrs?)(?:[ \t,]*(?:and[ \t]*)?(?P<months>\d{{1,2}})[ \t]*{_MONTHS_UNIT})?"
-)
+_TOTAL = rf"(?P<years>{_NUMBER})[ \t]*\+?[ \t]*(?:years?|yrs?)(?:[ \t,]*(?:and[ \t]*)?(?P<months>\d{{1,2}})[ \t]*{_MONTHS_UNIT})?"
 EXPERIENCE_CLAIM = re.compile(
     # "6+ years of experience", "13 years' post-qualification experience", "11 years of IT experience"
     rf"(?<![\w.]){_TOTAL}(?:'|’)?[ \t]+(?:of[ \t]+)?(?:[\w&/\-]+[ \t]+){{0,3}}?{_EXPERIENCE}\b"
@@ -152,7 +154,11 @@ def _point(match: re.Match[str], prefix: str, is_end: bool, as_of: date) -> date
             return _month_after(end_year, last) if is_end else date(int(year), first, 1)
         for month_key, year_key in (("mnum", "nyear"), ("imon", "iyear")):
             if (month := get(month_key)) and (year := get(year_key)):
-                return _month_after(int(year), int(month)) if is_end else date(int(year), int(month), 1)
+                return (
+                    _month_after(int(year), int(month))
+                    if is_end
+                    else date(int(year), int(month), 1)
+                )
         if year := get("year"):
             return date(int(year), 7, 1)
     except ValueError:  # 31/02/2020, a day that does not exist
@@ -161,7 +167,9 @@ def _point(match: re.Match[str], prefix: str, is_end: bool, as_of: date) -> date
 
 
 def _plausible(start: date | None, end: date | None, as_of: date) -> bool:
-    return start is not None and end is not None and date(1950, 1, 1) <= start < end and start <= as_of
+    return (
+        start is not None and end is not None and date(1950, 1, 1) <= start < end and start <= as_of
+    )
 
 
 def find_date_ranges(text: str, as_of: date, *, since: bool = True) -> list[DateRange]:

@@ -23,10 +23,11 @@ Decisions (see also ``talentrag.policy.levels``):
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from bisect import bisect_right
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 
 from talentrag.domain import ExperienceLevel
@@ -68,10 +69,28 @@ _SKILL_DURATION = re.compile(
     r"(?:\s*months?)?\W*$",
     re.IGNORECASE,
 )
-_DOB = re.compile(r"\b(?:date\s+of\s+birth|d\.?o\.?b|born|geburtsdatum|date\s+de\s+naissance)\b", re.I)
+_DOB = re.compile(
+    r"\b(?:date\s+of\s+birth|d\.?o\.?b|born|geburtsdatum|date\s+de\s+naissance)\b", re.I
+)
 _YEAR_TOKEN = re.compile(r"(?<![\d/.])(?:19[5-9]\d|20\d\d)(?![\d])")
 _MAX_HEADER_LINE = 140
-_RANK_WORDS = {"senior", "sr", "junior", "jr", "lead", "principal", "staff", "head", "chief", "ii", "iii", "i", "1", "2", "3"}
+_RANK_WORDS = {
+    "senior",
+    "sr",
+    "junior",
+    "jr",
+    "lead",
+    "principal",
+    "staff",
+    "head",
+    "chief",
+    "ii",
+    "iii",
+    "i",
+    "1",
+    "2",
+    "3",
+}
 _UNIT_WORD = re.compile(r"\d\s*\+?\s*(?:years?|yrs?|months?|mos?)\b", re.IGNORECASE)
 
 
@@ -117,9 +136,9 @@ class Experience:
     level: ExperienceLevel | None
     source: str | None  # roles, stated_total, training_only; None when unknown
     reason: str
-    spans: list[tuple[int, int, str]] = field(default_factory=list)
-    skill_years: dict[str, float] = field(default_factory=dict)
-    stated: list[StatedTotal] = field(default_factory=list)
+    spans: list[tuple[int, int, str]] = dataclasses.field(default_factory=list)
+    skill_years: dict[str, float] = dataclasses.field(default_factory=dict)
+    stated: list[StatedTotal] = dataclasses.field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -165,7 +184,11 @@ def skill_years(text: str, vocabulary: Vocabulary) -> tuple[dict[str, float], li
     found: dict[str, float] = {}
     used = []
     for line in lines_of(text):
-        if len(line.text) > 120 or not _UNIT_WORD.search(line.text) or not DURATION.search(line.text):
+        if (
+            len(line.text) > 120
+            or not _UNIT_WORD.search(line.text)
+            or not DURATION.search(line.text)
+        ):
             continue
         hit = skill_duration(line.text, vocabulary)
         if hit:
@@ -182,7 +205,7 @@ def _is_header_line(line: Line) -> bool:
 
 def _header_lines(lines: list[Line], index: int, dated: set[int]) -> list[Line]:
     """The date line and the short, non-bullet lines just above it (or below when none)."""
-    window = []
+    window: list[Line] = []
     for step in (-1, -2, -3):
         i = index + step
         if i < 0 or i in dated or not _is_header_line(lines[i]):
@@ -194,7 +217,11 @@ def _header_lines(lines: list[Line], index: int, dated: set[int]) -> list[Line]:
             if i >= len(lines) or i in dated or not _is_header_line(lines[i]):
                 break
             window.append(lines[i])
-    return [*window, lines[index]] if window and window[0].start < lines[index].start else [lines[index], *window]
+    return (
+        [*window, lines[index]]
+        if window and window[0].start < lines[index].start
+        else [lines[index], *window]
+    )
 
 
 def _clause(text: str, dates: tuple[int, int], line: Line) -> str:
@@ -205,7 +232,9 @@ def _clause(text: str, dates: tuple[int, int], line: Line) -> str:
         sentence = r"(?<=[.;])\s+|\s{2,}(?=\S)"
         if before.strip():  # "... cutting. Pipe Welder, Gulf Coast Fabricators  Apr 2016 - ..."
             return re.split(sentence, before.rstrip())[-1]
-        return re.split(sentence, text[dates[1] : line.end].lstrip(" :–-"))[0]  # "2019 - now: Title, Co."
+        return re.split(sentence, text[dates[1] : line.end].lstrip(" :–-"))[
+            0
+        ]  # "2019 - now: Title, Co."
     return before + " " + text[dates[1] : line.end]
 
 
@@ -395,9 +424,9 @@ def _latest(roles: list[RoleFinding]) -> RoleFinding:
     dated = [r for r in roles if r.dates is not None]
     if not dated:
         return roles[0]
-    return max(dated, key=lambda r: (r.dates.end, r.dates.start) if r.dates else (date.min, date.min))
-
-
+    return max(
+        dated, key=lambda r: (r.dates.end, r.dates.start) if r.dates else (date.min, date.min)
+    )
 
 
 def _other_field(role: RoleFinding, latest: RoleFinding) -> bool:
@@ -435,6 +464,61 @@ def _describe(role: RoleFinding, text: str) -> str:
     return f"{role.title or 'untitled role'} ({written})"
 
 
+Span = tuple[int, int, str]
+
+
+def _not_counted_spans(roles: list[RoleFinding]) -> list[Span]:
+    return [(*r.span, f"not_counted:{r.kind}") for r in roles]
+
+
+def _from_roles(
+    text: str, roles: list[RoleFinding], jobs: list[RoleFinding], notes: list[str]
+) -> Experience:
+    """Years are the union of the counted jobs in the latest job's line of work."""
+    latest = _latest(jobs)
+    counted = [r for r in jobs if not _other_field(r, latest)]
+    other = [r for r in jobs if r not in counted]
+    notes = notes + [f"{_describe(r, text)} is another field ({r.field})" for r in other]
+    dated = [(r.dates.start, r.dates.end) for r in counted if r.dates]
+    years = round(union_years(dated) + sum(r.years for r in counted if r.dates is None), 2)
+    level = level_for_years(years)
+    reason = (
+        f"{level.value}: {years:g} y from dated roles"
+        + (f" in {latest.field}" if latest.field else "")
+        + ", overlaps merged: "
+        + "; ".join(_describe(r, text) for r in counted)
+    )
+    if notes:
+        reason += ". Not counted: " + "; ".join(notes)
+    spans: list[Span] = [(*r.span, "role") for r in counted]
+    spans += _not_counted_spans([r for r in roles if r not in counted])
+    return Experience(roles, years, latest.field, level, "roles", reason, sorted(spans))
+
+
+def _from_stated(
+    text: str,
+    roles: list[RoleFinding],
+    total: StatedTotal,
+    notes: list[str],
+    first_year: int | None,
+    as_of: date,
+) -> Experience:
+    """The CV's own total, capped by its timeline (no more years than since its first date)."""
+    years, note = total.years, ""
+    if first_year is not None and years > as_of.year - first_year + 1:
+        years = float(as_of.year - first_year)
+        note = f", capped at {years:g} y since {first_year}"
+    written = re.sub(r"\s+", " ", text[total.start : total.end])
+    level = level_for_years(years)
+    reason = (
+        f"{level.value}: no dated full-time roles; the CV states '{written}' = {years:g} y{note}"
+    )
+    if notes:
+        reason += ". Not counted: " + "; ".join(notes)
+    spans: list[Span] = [(total.start, total.end, "stated_total"), *_not_counted_spans(roles)]
+    return Experience(roles, round(years, 2), None, level, "stated_total", reason, spans)
+
+
 def decide(
     text: str,
     roles: list[RoleFinding],
@@ -444,48 +528,29 @@ def decide(
 ) -> Experience:
     """Years, level, source, reason and spans from the roles and stated totals found."""
     jobs = [r for r in roles if r.kind == "job"]
-    not_counted = [r for r in roles if r.kind != "job"]
-    excluded_notes = [f"{_describe(r, text)} is {r.kind.replace('_', '-')}" for r in not_counted]
+    others = [r for r in roles if r.kind != "job"]
+    notes = [f"{_describe(r, text)} is {r.kind.replace('_', '-')}" for r in others]
     if jobs:
-        latest = _latest(jobs)
-        current = latest.field
-        counted = [r for r in jobs if not _other_field(r, latest)]
-        other = [r for r in jobs if r not in counted]
-        excluded_notes += [f"{_describe(r, text)} is another field ({r.field})" for r in other]
-        spans = [(r.dates.start, r.dates.end) for r in counted if r.dates]
-        years = round(union_years(spans) + sum(r.years for r in counted if r.dates is None), 2)
-        level = level_for_years(years)
-        reason = (
-            f"{level.value}: {years:g} y from dated roles"
-            + (f" in {current}" if current else "")
-            + ", overlaps merged: "
-            + "; ".join(_describe(r, text) for r in counted)
+        result = _from_roles(text, roles, jobs, notes)
+    elif stated:
+        first_year = _timeline_start(text, skill_lines)
+        result = _from_stated(text, roles, stated[0], notes, first_year, as_of)
+    elif others:
+        reason = "junior: 0 y of full-time work; only " + "; ".join(notes)
+        result = Experience(
+            roles,
+            0.0,
+            None,
+            ExperienceLevel.JUNIOR,
+            "training_only",
+            reason,
+            _not_counted_spans(others),
         )
-        if excluded_notes:
-            reason += ". Not counted: " + "; ".join(excluded_notes)
-        used = [(*r.span, "role") for r in counted] + [(*r.span, f"not_counted:{r.kind}") for r in not_counted + other]
-        return Experience(roles, years, current, level, "roles", reason, sorted(used), stated=stated)
-    if stated:
-        total = stated[0]
-        years = total.years
-        first = _timeline_start(text, skill_lines)
-        note = ""
-        if first is not None and years > as_of.year - first + 1:
-            years, note = float(as_of.year - first), f", capped at {as_of.year - first} y since {first}"
-        written = re.sub(r"\s+", " ", text[total.start : total.end])
-        level = level_for_years(years)
-        reason = f"{level.value}: no dated full-time roles; the CV states '{written}' = {years:g} y{note}"
-        if excluded_notes:
-            reason += ". Not counted: " + "; ".join(excluded_notes)
-        spans = [(total.start, total.end, "stated_total")] + [(*r.span, f"not_counted:{r.kind}") for r in not_counted]
-        return Experience(roles, round(years, 2), None, level, "stated_total", reason, spans, stated=stated)
-    if not_counted:
-        reason = "junior: 0 y of full-time work; only " + "; ".join(excluded_notes)
-        spans = [(*r.span, f"not_counted:{r.kind}") for r in not_counted]
-        return Experience(roles, 0.0, None, ExperienceLevel.JUNIOR, "training_only", reason, spans)
-    return Experience(
-        roles, None, None, None, None, "unknown: no dated roles, durations or stated years of experience"
-    )
+    else:
+        reason = "unknown: no dated roles, durations or stated years of experience"
+        result = Experience(roles, None, None, None, None, reason)
+    result.stated = stated
+    return result
 
 
 def analyse_experience(
