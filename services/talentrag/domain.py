@@ -106,6 +106,23 @@ class Role(BaseModel):
     end: date | None = None
     years: float = Field(ge=0)
     field: str | None = None
+    kind: str | None = Field(
+        None,
+        description="'job', 'training' (internship, placement...), 'part_time' or 'education'.",
+    )
+    counted: bool | None = Field(None, description="Whether the role counts toward years.")
+    span_start: int | None = Field(
+        None, ge=0, description="Offset of the role's dates in the text."
+    )
+    span_end: int | None = Field(None, ge=0)
+
+
+class ExperienceSpan(BaseModel):
+    """A passage the experience decision used: a role's dates, a stated total, a skill line."""
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    use: str = Field(description="'role', 'not_counted:<kind>', 'stated_total' or 'skill_years'.")
 
 
 class ChunkRef(BaseModel):
@@ -131,7 +148,7 @@ class DocumentRecord(BaseModel):
                     "source_file": "jane-doe.md",
                     "content_hash": "ae27d947...",
                     "level": "senior",
-                    "level_source": "years",
+                    "level_source": "roles",
                     "years": 9.89,
                     "field": "technology",
                     "skills": [
@@ -195,8 +212,16 @@ class DocumentRecord(BaseModel):
     source_file: str
     content_hash: str
     level: ExperienceLevel | None = None
-    level_source: str | None = Field(None, description="'years' or 'title'.")
+    level_source: str | None = Field(
+        None,
+        description="'roles', 'stated_total' or 'training_only'; None when nothing supports a level.",
+    )
+    level_reason: str | None = Field(None, description="How the level was decided, in words.")
     years: float | None = None
+    experience_spans: list[ExperienceSpan] = Field(default_factory=list)
+    skill_years: dict[str, float] = Field(
+        default_factory=dict, description="Years a CV states per skill ('Java - 36 months')."
+    )
     field: str | None = None
     skills: list[HeldSkill] = Field(default_factory=list)
     rejected: list[RejectedMention] = Field(default_factory=list)

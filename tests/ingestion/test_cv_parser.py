@@ -1,5 +1,7 @@
 from datetime import date
 
+import pytest
+
 from talentrag.domain import ExperienceLevel
 from talentrag.ingestion.cv_parser import parse_cv, split_sections
 from talentrag.policy.levels import level_for_years
@@ -68,13 +70,13 @@ def test_years_decide_over_a_senior_title(vocabulary: Vocabulary):
     parsed = parse_cv(MISLEADING_TITLE, vocabulary, AS_OF)
     assert parsed.name == "Ana Lima"
     assert parsed.level is ExperienceLevel.MID
-    assert parsed.level_source == "years"
+    assert parsed.level_source == "roles"
 
 
-def test_title_decides_without_any_dates(vocabulary: Vocabulary):
+def test_a_title_alone_is_no_evidence_of_level(vocabulary: Vocabulary):
     parsed = parse_cv("Sam Reed\nLead Data Engineer\nSpark, Kafka, Airflow.", vocabulary, AS_OF)
-    assert parsed.level is ExperienceLevel.SENIOR
-    assert parsed.level_source == "title"
+    assert parsed.level is None and parsed.years is None and parsed.level_source is None
+    assert parsed.level_reason and parsed.level_reason.startswith("unknown")
 
 
 def test_summary_claim_when_roles_have_no_dates(vocabulary: Vocabulary):
@@ -94,3 +96,38 @@ def test_level_thresholds():
 def test_sections():
     kinds = [s.kind for s in split_sections(MARKDOWN_CV)]
     assert kinds == ["header", "summary", "experience", "education"]
+
+
+@pytest.mark.parametrize(
+    ("heading", "kind"),
+    [
+        ("WORK EXPERIENCE", "experience"),
+        ("Professional Experience", "experience"),
+        ("Employment History", "experience"),
+        ("Experience Details", "experience"),
+        ("Career Profile", "experience"),
+        ("EXPERIENCE SUMMARY", "summary"),
+        ("Educational Qualification", "education"),
+        ("SKILL DETAILS", "skills"),
+    ],
+)
+def test_real_resume_headings(heading: str, kind: str):
+    text = f"Asha Rao\n\n{heading}\nsome text\n"
+    assert [s.kind for s in split_sections(text)] == ["header", kind]
+
+
+def test_a_learning_label_is_not_a_section():
+    text = "Ravi Iyer\n\nSKILLS\nPython, SQL\nCurrently learning: Rust\n"
+    assert [s.kind for s in split_sections(text)] == ["header", "skills"]
+
+
+def test_a_job_title_line_is_not_a_heading():
+    text = "EXPERIENCE\nTeaching Assistant\nCustomer Service\nBayside School | 2019 - 2021\n"
+    assert [s.kind for s in split_sections(text)] == ["experience"]
+
+
+def test_headings_run_into_the_text_split_sections():
+    text = "Name\nJava, JMeterPROFESSIONAL EXPERIENCETest Engineer, Acme  Feb 2022 - till dateEDUCATIONB.Tech (2017-2021)"
+    sections = split_sections(text)
+    assert [s.kind for s in sections] == ["header", "experience", "education"]
+    assert text[sections[1].start :].startswith("Test Engineer")

@@ -1,0 +1,585 @@
+"""Years of experience and level from what a CV supports, with the reason and the spans used.
+
+Decisions (see also ``talentrag.policy.levels``):
+
+- Roles come only from experience sections (all non-education sections when a CV
+  has no headings). A dated line whose header names a degree is education.
+- Internships, placements, apprenticeships, co-ops, summer jobs and volunteering are
+  ``training``; part-time roles (``part-time``, "20 h/week", bank, PRN) are
+  ``part_time``. Both are recorded as roles but never counted toward years: a
+  reader judging seniority counts full-time work.
+- Years are the union of the counted roles in the current field (the latest role's
+  field), so overlapping roles count once and an earlier career does not count.
+- A range nested inside another role's range in the same section (a project, a
+  promotion) is part of that role, not a role of its own.
+- Without counted roles, the CV's own stated total ("6+ years of experience",
+  "Experience:- 1 Year 3 Months") decides, capped by the CV's own timeline (no more
+  years than since the earliest date it mentions outside a date of birth).
+- Only internships or part-time work: 0 years, junior. Nothing at all: level None;
+  a job title alone ("Senior Developer") is not evidence of years.
+- Per-skill durations ("Python- Exprience - 24 months", "Java : 3 years") are years
+  with that skill, never roles and never a total.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from bisect import bisect_right
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date
+
+from talentrag.domain import ExperienceLevel
+from talentrag.ingestion.dates import (
+    DURATION,
+    DateRange,
+    StatedTotal,
+    find_date_ranges,
+    find_season,
+    parse_duration_years,
+    stated_totals,
+    union_years,
+)
+from talentrag.ingestion.experience_words import alternation, experience_words
+from talentrag.ingestion.skills import find_mentions
+from talentrag.policy.levels import level_for_years
+from talentrag.vocabulary.vocabulary import Vocabulary
+
+_WORDS = experience_words()
+_TRAINING = re.compile(rf"(?<![\w-])(?:{alternation(_WORDS.training_cues)})(?![\w-])", re.I)
+_PART_TIME = re.compile(rf"(?<![\w-])(?:{alternation(_WORDS.part_time_cues)})(?![\w-])", re.I)
+_EDUCATION = re.compile(rf"(?<![\w.])(?:{alternation(_WORDS.education_cues)})(?![\w-])", re.I)
+_ROLE_FIELDS = [
+    (name, re.compile(rf"(?<!\w)(?:{alternation(words)})(?!\w)", re.I))
+    for name, words in _WORDS.role_fields.items()
+]
+_TITLE_WORD = re.compile(rf"(?<!\w)(?:{alternation(_WORDS.title_words)})s?(?!\w)", re.I)
+_BULLET = re.compile(r"^\s*(?:[-*•▪◦●·>]|â€¢)")
+_SEPARATORS = re.compile(r"\s*(?:\||,|—|–|â€”|â€“| - | at | @ |\(|\)|:\s)\s*")
+_DURATION_ROLE = re.compile(
+    r"\(\s*\d|\bin total\b|^\W*\d{1,2}\s*(?:years?|yrs?|months?)\b|\d\s*(?:years?|yrs?|months?)\W*$",
+    re.IGNORECASE,
+)
+# "Python- Exprience - 24 months", "Java : 3 years", "SharePoint Online – Experience – 72 months"
+_SKILL_DURATION = re.compile(
+    r"^\W*(?P<skill>[^:|\n]{1,60}?)\s*(?:[-–:|]|â€“)+\s*"
+    r"(?:(?:total\s+)?(?:experience|exprience|experiance|exp)\s*(?:[-–:|]|â€“)*\s*)?"
+    r"(?P<less>less\s+than\s+)?(?P<duration>\d{1,3}(?:\.\d)?\s*\+?\s*(?:years?|yrs?|months?)(?:\s*(?:and\s*)?\d{1,2}\s*months?)?)"
+    r"(?:\s*months?)?\W*$",
+    re.IGNORECASE,
+)
+_DOB = re.compile(
+    r"\b(?:date\s+of\s+birth|d\.?o\.?b|born|geburtsdatum|date\s+de\s+naissance)\b", re.I
+)
+_YEAR_TOKEN = re.compile(r"(?<![\d/.])(?:19[5-9]\d|20\d\d)(?![\d])")
+_MAX_HEADER_LINE = 140
+_RANK_WORDS = {
+    "senior",
+    "sr",
+    "junior",
+    "jr",
+    "lead",
+    "principal",
+    "staff",
+    "head",
+    "chief",
+    "ii",
+    "iii",
+    "i",
+    "1",
+    "2",
+    "3",
+}
+_UNIT_WORD = re.compile(r"\d\s*\+?\s*(?:years?|yrs?|months?|mos?)\b", re.IGNORECASE)
+
+
+class _Titles:
+    """The vocabulary's title-to-field look-up, remembered for one CV (titles repeat)."""
+
+    def __init__(self, vocabulary: Vocabulary) -> None:
+        self.vocabulary = vocabulary
+        self._seen: dict[str, str | None] = {}
+
+    def field(self, text: str) -> str | None:
+        if text not in self._seen:
+            self._seen[text] = self.vocabulary.title_field(text)
+        return self._seen[text]
+
+
+@dataclass
+class RoleFinding:
+    """One dated (or duration-only) role and how it was read."""
+
+    title: str
+    kind: str  # job, training, part_time, education
+    field: str | None
+    dates: DateRange | None
+    duration: float | None
+    span: tuple[int, int]  # the date (or duration) text
+    cue: str | None = None  # the word that made it training, part-time or education
+    titled: bool = False  # the field came from the title (else from the skills in the block)
+
+    @property
+    def years(self) -> float:
+        """Length in years: the range, else the stated duration."""
+        return self.dates.years if self.dates else (self.duration or 0.0)
+
+
+@dataclass
+class Experience:
+    """What the CV supports about experience, and why."""
+
+    roles: list[RoleFinding]
+    years: float | None
+    field: str | None
+    level: ExperienceLevel | None
+    source: str | None  # roles, stated_total, training_only; None when unknown
+    reason: str
+    spans: list[tuple[int, int, str]] = dataclasses.field(default_factory=list)
+    skill_years: dict[str, float] = dataclasses.field(default_factory=dict)
+    stated: list[StatedTotal] = dataclasses.field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of the CV and its offsets."""
+
+    start: int
+    end: int
+    text: str
+
+
+def lines_of(text: str, start: int = 0, end: int | None = None) -> list[Line]:
+    """The lines of ``text[start:end]`` with offsets into ``text``."""
+    out, offset = [], start
+    for raw in text[start:end].splitlines(keepends=True):
+        body = raw.rstrip("\r\n")
+        out.append(Line(offset, offset + len(body), body))
+        offset += len(raw)
+    return out
+
+
+# -- per-skill durations ----------------------------------------------------------------
+def skill_duration(line: str, vocabulary: Vocabulary) -> tuple[str, float] | None:
+    """'Python- Exprience - 24 months' -> ('Python', 2.0); None unless the name is a skill."""
+    match = _SKILL_DURATION.match(line)
+    if not match or find_date_ranges(line, date.max, since=False):
+        return None
+    years = parse_duration_years(match.group("duration"))
+    if years is None:
+        return None
+    if match.group("less"):
+        years /= 2
+    name = match.group("skill").strip(" -–*•\t")
+    for candidate in [name, *re.split(r"\s*(?:/|,|\(|\)|&| and )\s*", name)]:
+        surface = vocabulary.lookup(candidate.strip()) if candidate.strip() else None
+        if surface is not None:
+            return surface.skill, round(years, 2)
+    return None
+
+
+def skill_years(text: str, vocabulary: Vocabulary) -> tuple[dict[str, float], list[Line]]:
+    """Years per skill from skill-duration lines, and those lines (never roles or totals)."""
+    found: dict[str, float] = {}
+    used = []
+    for line in lines_of(text):
+        if (
+            len(line.text) > 120
+            or not _UNIT_WORD.search(line.text)
+            or not DURATION.search(line.text)
+        ):
+            continue
+        hit = skill_duration(line.text, vocabulary)
+        if hit:
+            found[hit[0]] = max(found.get(hit[0], 0.0), hit[1])
+            used.append(line)
+    return found, used
+
+
+# -- roles -------------------------------------------------------------------------------
+def _is_header_line(line: Line) -> bool:
+    text = line.text.strip()
+    return bool(text) and len(text) <= _MAX_HEADER_LINE and not _BULLET.match(line.text)
+
+
+def _header_lines(lines: list[Line], index: int, dated: set[int]) -> list[Line]:
+    """The date line and the short, non-bullet lines just above it (or below when none)."""
+    window: list[Line] = []
+    for step in (-1, -2, -3):
+        i = index + step
+        if i < 0 or i in dated or not _is_header_line(lines[i]):
+            break
+        window.insert(0, lines[i])
+    if not window:
+        for step in (1, 2):
+            i = index + step
+            if i >= len(lines) or i in dated or not _is_header_line(lines[i]):
+                break
+            window.append(lines[i])
+    return (
+        [*window, lines[index]]
+        if window and window[0].start < lines[index].start
+        else [lines[index], *window]
+    )
+
+
+def _clause(text: str, dates: tuple[int, int], line: Line) -> str:
+    """The text of a date's own line around it; a very long line (run-together CV) gives
+    only its sentence, since the previous sentence belongs to the previous role."""
+    before = text[line.start : dates[0]]
+    if len(line.text) > _MAX_HEADER_LINE:
+        sentence = r"(?<=[.;])\s+|\s{2,}(?=\S)"
+        if before.strip():  # "... cutting. Pipe Welder, Gulf Coast Fabricators  Apr 2016 - ..."
+            return re.split(sentence, before.rstrip())[-1]
+        return re.split(sentence, text[dates[1] : line.end].lstrip(" :–-"))[
+            0
+        ]  # "2019 - now: Title, Co."
+    return before + " " + text[dates[1] : line.end]
+
+
+def _text_parts(texts: list[str]) -> list[str]:
+    """The parts of header text that may be a title or employer (not dates or durations)."""
+    parts = (p.strip(" *_#-:·|.") for text in texts for p in _SEPARATORS.split(text))
+    return [
+        p
+        for p in parts
+        if re.search(r"[^\W\d_]{2}", p)
+        and not re.fullmatch(rf"(?:{DURATION.pattern}|\W)+", p, re.IGNORECASE)
+    ]
+
+
+def _title_like(part: str, titles: _Titles) -> bool:
+    return bool(titles.field(part) or _role_field_hint(part) or _TITLE_WORD.search(part))
+
+
+def _title(parts: list[str], titles: _Titles) -> str:
+    cleaned = _text_parts(parts)
+    for part in cleaned:
+        if _title_like(part, titles):
+            return part
+    return cleaned[0] if cleaned else ""
+
+
+def _role_field_hint(text: str) -> str | None:
+    for name, pattern in _ROLE_FIELDS:
+        if pattern.search(text):
+            return name
+    return None
+
+
+def _kind(header: str, titles: _Titles) -> tuple[str, str | None]:
+    if (match := _EDUCATION.search(header)) and not titles.field(header):
+        return "education", match.group(0)
+    if match := _TRAINING.search(header):
+        return "training", match.group(0)
+    if match := _PART_TIME.search(header):
+        return "part_time", match.group(0)
+    return "job", None
+
+
+def _field(title: str, header: str, block: str, titles: _Titles) -> tuple[str | None, bool]:
+    """The role's field and whether its title decided it (else the skills in its block)."""
+    for text in (_unranked(title), title, header):
+        found = titles.field(text) or _role_field_hint(text)
+        if found:
+            return found, True
+    mentions = find_mentions(block, titles.vocabulary)
+    fields = Counter(titles.vocabulary.field_of_skill(m.skill) for m in mentions)
+    fields.pop("general", None)
+    return (fields.most_common(1)[0][0] if fields else None), False
+
+
+def _unranked(title: str) -> str:
+    """A title without rank words: 'Principal Firmware Engineer' is a firmware title,
+    not a school principal's."""
+    kept = [w for w in title.split() if w.casefold().strip(".,") not in _RANK_WORDS]
+    return " ".join(kept) if kept else title
+
+
+@dataclass
+class _Draft:
+    line_index: int
+    dates: DateRange | None
+    duration: float | None
+    span: tuple[int, int]
+
+
+def _line_at(lines: list[Line], offset: int) -> int:
+    return max(0, bisect_right([line.start for line in lines], offset) - 1)
+
+
+def _drafts(text: str, lines: list[Line], as_of: date, skip: set[int]) -> list[_Draft]:
+    """Dated drafts of a section: its ranges (read once over the section), then lone seasons."""
+    if not lines:
+        return []
+    start, end = lines[0].start, lines[-1].end
+    drafts: list[_Draft] = []
+    for found in find_date_ranges(text[start:end], as_of):
+        shifted = DateRange(
+            found.start, found.end, start + found.match_start, start + found.match_end, found.form
+        )
+        index = _line_at(lines, shifted.match_start)
+        line = lines[index]
+        if line.start in skip or not _role_like(shifted, line):
+            continue
+        drafts.append(_Draft(index, shifted, None, (shifted.match_start, shifted.match_end)))
+    dated = {d.line_index for d in drafts}
+    for index, line in enumerate(lines):
+        if index in dated or line.start in skip or not _is_header_line(line):
+            continue
+        if season := find_season(line.text, as_of):
+            span = (line.start + season.match_start, line.start + season.match_end)
+            shifted = DateRange(season.start, season.end, *span, season.form)
+            drafts.append(_Draft(index, shifted, None, span))
+    return sorted(drafts, key=lambda d: d.span)
+
+
+def _role_like(found: DateRange, line: Line) -> bool:
+    """A 'since 2015' counts as a role's dates only on a header line, at its start or end
+    or after a separator ("| Since April 2021"), not inside a sentence."""
+    if found.form != "since":
+        return True
+    if not _is_header_line(line):
+        return False
+    before = line.text[: found.match_start - line.start].rstrip()
+    after = line.text[found.match_end - line.start :].strip(" )*_")
+    return not before or before[-1] in "|—–-,(:" or not after
+
+
+def _duration_drafts(lines: list[Line], skip: set[int]) -> list[_Draft]:
+    drafts = []
+    for index, line in enumerate(lines):
+        if line.start in skip or not _DURATION_ROLE.search(line.text):
+            continue
+        if stated_totals(line.text):
+            continue
+        duration = parse_duration_years(line.text)
+        if duration is not None:
+            drafts.append(_Draft(index, None, duration, (line.start, line.end)))
+    return drafts
+
+
+def _drop_nested(drafts: list[_Draft]) -> list[_Draft]:
+    """A range inside an earlier-written role's range (a project, a promotion) is that role's."""
+    kept: list[_Draft] = []
+    for draft in drafts:
+        dates = draft.dates
+        inside = dates is not None and any(
+            k.dates is not None
+            and k.dates.form != "season"
+            and k.line_index < draft.line_index
+            and k.dates.start <= dates.start
+            and dates.end <= k.dates.end
+            for k in kept
+        )
+        if not inside:
+            kept.append(draft)
+    return kept
+
+
+def section_roles(
+    text: str, start: int, end: int, vocabulary: Vocabulary, as_of: date, skip: set[int]
+) -> list[RoleFinding]:
+    """Roles of one experience section: dated lines (or, with no dates, duration lines)."""
+    titles = _Titles(vocabulary)
+    lines = lines_of(text, start, end)
+    drafts = _drop_nested(_drafts(text, lines, as_of, skip))
+    if not drafts:
+        drafts = _duration_drafts(lines, skip)
+    dated = {d.line_index for d in drafts}
+    roles = []
+    for number, draft in enumerate(drafts):
+        line = lines[draft.line_index]
+        header_lines = _header_lines(lines, draft.line_index, dated - {draft.line_index})
+        own = _clause(text, draft.span, line) if draft.dates else line.text
+        if any(_title_like(part, titles) for part in _text_parts([own])):
+            header, title = own, _title([own], titles)  # the title is on the date line
+        else:
+            others = [h.text for h in header_lines if h is not line]
+            header, title = " ".join([*others, own]), _title([*others, own], titles)
+        following = drafts[number + 1].line_index if number + 1 < len(drafts) else len(lines)
+        block = text[line.start : lines[following - 1].end if following > 0 else line.end]
+        kind, cue = _kind(header, titles)
+        field_name, titled = _field(title, header, block, titles)
+        if draft.dates and draft.dates.form == "season" and kind == "job":
+            kind, cue = "training", "season"
+        roles.append(
+            RoleFinding(
+                title=title[:120],
+                kind=kind,
+                field=field_name,
+                dates=draft.dates,
+                duration=draft.duration,
+                span=draft.span,
+                cue=cue,
+                titled=titled,
+            )
+        )
+    return roles
+
+
+# -- years and level ---------------------------------------------------------------------
+def _latest(roles: list[RoleFinding]) -> RoleFinding:
+    dated = [r for r in roles if r.dates is not None]
+    if not dated:
+        return roles[0]
+    return max(
+        dated, key=lambda r: (r.dates.end, r.dates.start) if r.dates else (date.min, date.min)
+    )
+
+
+def _other_field(role: RoleFinding, latest: RoleFinding) -> bool:
+    """An earlier career: both titles name a field, the fields differ, the work differs."""
+    return (
+        role.titled
+        and latest.titled
+        and role.field != latest.field
+        and not any({role.field, latest.field} <= set(group) for group in _WORDS.related_fields)
+        and not _same_work(role.title, latest.title)
+    )
+
+
+def _same_work(title: str, other: str) -> bool:
+    """'SAP FICO Consultant' and 'Senior SAP FICO Consultant' are one line of work."""
+    words = [set(re.findall(r"[a-z0-9+#]+", t.casefold())) - _RANK_WORDS for t in (title, other)]
+    small, large = sorted(words, key=len)
+    return bool(small) and small <= large
+
+
+def _timeline_start(text: str, skip_lines: list[Line]) -> int | None:
+    """The earliest year the CV mentions outside date-of-birth lines and skill lines."""
+    skipped = {line.start for line in skip_lines}
+    years = [
+        int(m.group(0))
+        for line in lines_of(text)
+        if line.start not in skipped and not _DOB.search(line.text)
+        for m in _YEAR_TOKEN.finditer(line.text)
+    ]
+    return min(years) if years else None
+
+
+def _describe(role: RoleFinding, text: str) -> str:
+    written = re.sub(r"\s+", " ", text[role.span[0] : role.span[1]])
+    return f"{role.title or 'untitled role'} ({written})"
+
+
+Span = tuple[int, int, str]
+
+
+def _not_counted_spans(roles: list[RoleFinding]) -> list[Span]:
+    return [(*r.span, f"not_counted:{r.kind}") for r in roles]
+
+
+def _from_roles(
+    text: str, roles: list[RoleFinding], jobs: list[RoleFinding], notes: list[str]
+) -> Experience:
+    """Years are the union of the counted jobs in the latest job's line of work."""
+    latest = _latest(jobs)
+    counted = [r for r in jobs if not _other_field(r, latest)]
+    other = [r for r in jobs if r not in counted]
+    notes = notes + [f"{_describe(r, text)} is another field ({r.field})" for r in other]
+    dated = [(r.dates.start, r.dates.end) for r in counted if r.dates]
+    years = round(union_years(dated) + sum(r.years for r in counted if r.dates is None), 2)
+    level = level_for_years(years)
+    reason = (
+        f"{level.value}: {years:g} y from dated roles"
+        + (f" in {latest.field}" if latest.field else "")
+        + ", overlaps merged: "
+        + "; ".join(_describe(r, text) for r in counted)
+    )
+    if notes:
+        reason += ". Not counted: " + "; ".join(notes)
+    spans: list[Span] = [(*r.span, "role") for r in counted]
+    spans += _not_counted_spans([r for r in roles if r not in counted])
+    return Experience(roles, years, latest.field, level, "roles", reason, sorted(spans))
+
+
+def _from_stated(
+    text: str,
+    roles: list[RoleFinding],
+    total: StatedTotal,
+    notes: list[str],
+    first_year: int | None,
+    as_of: date,
+) -> Experience:
+    """The CV's own total, capped by its timeline (no more years than since its first date)."""
+    years, note = total.years, ""
+    if first_year is not None and years > as_of.year - first_year + 1:
+        years = float(as_of.year - first_year)
+        note = f", capped at {years:g} y since {first_year}"
+    written = re.sub(r"\s+", " ", text[total.start : total.end])
+    level = level_for_years(years)
+    reason = (
+        f"{level.value}: no dated full-time roles; the CV states '{written}' = {years:g} y{note}"
+    )
+    if notes:
+        reason += ". Not counted: " + "; ".join(notes)
+    spans: list[Span] = [(total.start, total.end, "stated_total"), *_not_counted_spans(roles)]
+    return Experience(roles, round(years, 2), None, level, "stated_total", reason, spans)
+
+
+def decide(
+    text: str,
+    roles: list[RoleFinding],
+    stated: list[StatedTotal],
+    skill_lines: list[Line],
+    as_of: date,
+) -> Experience:
+    """Years, level, source, reason and spans from the roles and stated totals found."""
+    jobs = [r for r in roles if r.kind == "job"]
+    others = [r for r in roles if r.kind != "job"]
+    notes = [f"{_describe(r, text)} is {r.kind.replace('_', '-')}" for r in others]
+    if jobs:
+        result = _from_roles(text, roles, jobs, notes)
+    elif stated:
+        first_year = _timeline_start(text, skill_lines)
+        result = _from_stated(text, roles, stated[0], notes, first_year, as_of)
+    elif others:
+        reason = "junior: 0 y of full-time work; only " + "; ".join(notes)
+        result = Experience(
+            roles,
+            0.0,
+            None,
+            ExperienceLevel.JUNIOR,
+            "training_only",
+            reason,
+            _not_counted_spans(others),
+        )
+    else:
+        reason = "unknown: no dated roles, durations or stated years of experience"
+        result = Experience(roles, None, None, None, None, reason)
+    result.stated = stated
+    return result
+
+
+def analyse_experience(
+    text: str,
+    sections: list[tuple[str, int, int]],
+    vocabulary: Vocabulary,
+    as_of: date,
+) -> Experience:
+    """Experience of a CV from its sections (kind, start, end): roles, totals, level."""
+    per_skill, skill_lines = skill_years(text, vocabulary)
+    skip = {line.start for line in skill_lines}
+    experience = [(s, e) for kind, s, e in sections if kind == "experience"]
+    if not experience:  # no experience heading: any dated line outside these sections
+        excluded = {"education", "certifications", "projects", "skills", "other"}
+        experience = [(s, e) for kind, s, e in sections if kind not in excluded]
+    roles = [
+        role
+        for start, end in experience
+        for role in section_roles(text, start, end, vocabulary, as_of, skip)
+    ]
+    blanked = list(text)
+    for line in skill_lines:
+        blanked[line.start : line.end] = " " * (line.end - line.start)
+    claim_text = "".join(blanked)
+    skill_spans = [(s, e) for kind, s, e in sections if kind == "skills"]
+    stated = [
+        t for t in stated_totals(claim_text) if not any(s <= t.start < e for s, e in skill_spans)
+    ]
+    result = decide(text, roles, stated, skill_lines, as_of)
+    result.skill_years = per_skill
+    result.spans += [(line.start, line.end, "skill_years") for line in skill_lines]
+    return result

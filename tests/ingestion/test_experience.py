@@ -1,0 +1,185 @@
+"""Experience from what a CV supports: roles, totals, level and the reason (hand-written CVs)."""
+
+from datetime import date
+
+import pytest
+
+from talentrag.domain import ExperienceLevel
+from talentrag.ingestion.cv_parser import parse_cv
+from talentrag.ingestion.experience import skill_duration
+from talentrag.vocabulary import Vocabulary
+
+AS_OF = date(2026, 11, 1)
+
+SKILL_LINES = """Rohit Verma
+Having 6.5+ years of experience in Java development.
+
+SKILL DETAILS
+Java - Experience - 96 months
+Spring Boot - Experience - 60 months
+Python- Exprience - 24 months
+Hibernate : 3 years
+
+WORK EXPERIENCE
+Software Engineer — Infosys, Pune | Jan 2020 to Till Date
+
+EDUCATION
+B.E. Computer Science (2015-2019)
+"""
+
+EDUCATION_RANGES = """Meera Pillai
+
+EDUCATION
+MSc Physics, Kerala University, 2016 - 2018
+BSc Physics, Kerala University, 2013 - 2016
+
+EXPERIENCE
+Lab Assistant — St. Mary's College | Aug 2024 - present
+"""
+
+INTERN_AND_PART_TIME = """Priya Shah
+
+PROFESSIONAL EXPERIENCE
+Data Analyst — Brightcart, Mumbai | Aug 2023 - Present
+- Dashboards in Power BI.
+
+Data Analyst Intern — Brightcart, Mumbai | Jan 2023 - Jul 2023
+Teaching Assistant (part-time, 10 h/week) — City College | 2020 - 2023
+"""
+
+OVERLAPS = """Ana Costa
+
+EXPERIENCE
+Staff Nurse, ICU — General Hospital | Jan 2016 - Present
+Staff Nurse, Cardiac ICU — Heart Institute | Mar 2020 - Dec 2022
+"""
+
+ONLY_INTERNSHIPS = """Kiran Rao
+Fresh graduate, B.E. Mechanical (2022-2026)
+
+INTERNSHIPS
+Design Intern — Sahyadri Auto, Pune
+Jan 2026 to Jun 2026 (6 months)
+Summer Intern — Tejas Works, Pune
+May 2025 to Jun 2025 (2 months)
+"""
+
+STATED_ONLY = """Imran Sheikh
+Experience:- 1 Year 3 Months
+
+SKILLS
+Excel, Tally
+"""
+
+TOO_MANY_STATED = """Ravi Das
+Accountant with experience of 30 years in audit.
+
+EDUCATION
+B.Com, 2018 - 2021
+"""
+
+LINKEDIN = """Experience
+
+Lattice Insurance
+Senior Scrum Master
+February 2022 - Present (4 years 10 months)
+London
+
+Pemberton Bank
+Recruiting Assistant (part-time, 20 hrs/week)
+June 2020 - April 2021 (11 months)
+"""
+
+
+def test_skill_detail_lines_are_skill_years_not_roles(vocabulary: Vocabulary):
+    parsed = parse_cv(SKILL_LINES, vocabulary, AS_OF)
+    assert [r.title for r in parsed.roles] == ["Software Engineer"]
+    assert parsed.skill_years["Java"] == 8.0 and parsed.skill_years["Python"] == 2.0
+    assert parsed.skill_years["Hibernate"] == 3.0
+    assert 6.7 < parsed.years < 6.9  # Jan 2020 - Nov 2026; the 96 months are Java's, not a role
+    assert parsed.level is ExperienceLevel.SENIOR
+    assert any(span.use == "skill_years" for span in parsed.experience_spans)
+
+
+def test_skill_duration_needs_a_known_skill(vocabulary: Vocabulary):
+    assert skill_duration("Kotlin - Experience - 60 months", vocabulary) == ("Kotlin", 5.0)
+    assert skill_duration("Notice period - 2 months", vocabulary) is None
+
+
+def test_education_ranges_never_count(vocabulary: Vocabulary):
+    parsed = parse_cv(EDUCATION_RANGES, vocabulary, AS_OF)
+    assert len(parsed.roles) == 1 and 2.1 < parsed.years < 2.3
+    assert parsed.level is ExperienceLevel.JUNIOR
+
+
+def test_internships_and_part_time_are_recorded_but_not_counted(vocabulary: Vocabulary):
+    parsed = parse_cv(INTERN_AND_PART_TIME, vocabulary, AS_OF)
+    kinds = {r.title: (r.kind, r.counted) for r in parsed.roles}
+    assert kinds["Data Analyst"] == ("job", True)
+    assert kinds["Data Analyst Intern"] == ("training", False)
+    assert kinds["Teaching Assistant"][0] == "part_time"
+    assert 3.1 < parsed.years < 3.3 and parsed.level is ExperienceLevel.MID
+    assert "training" in parsed.level_reason and "part-time" in parsed.level_reason
+
+
+def test_overlapping_roles_count_once(vocabulary: Vocabulary):
+    parsed = parse_cv(OVERLAPS, vocabulary, AS_OF)
+    assert 10.7 < parsed.years < 10.9  # Jan 2016 - Nov 2026, the 2020-2022 job inside it
+
+
+def test_only_internships_is_junior_with_no_years(vocabulary: Vocabulary):
+    parsed = parse_cv(ONLY_INTERNSHIPS, vocabulary, AS_OF)
+    assert parsed.years == 0.0 and parsed.level is ExperienceLevel.JUNIOR
+    assert parsed.level_source == "training_only" and len(parsed.roles) == 2
+
+
+def test_a_stated_total_decides_without_dated_roles(vocabulary: Vocabulary):
+    parsed = parse_cv(STATED_ONLY, vocabulary, AS_OF)
+    assert parsed.years == 1.25 and parsed.level is ExperienceLevel.JUNIOR
+    assert parsed.level_source == "stated_total"
+    (span,) = parsed.experience_spans
+    assert STATED_ONLY[span.start : span.end] == "Experience:- 1 Year 3 Months"
+
+
+def test_a_stated_total_is_capped_by_the_cv_timeline(vocabulary: Vocabulary):
+    parsed = parse_cv(TOO_MANY_STATED, vocabulary, AS_OF)
+    assert parsed.years == 8.0  # nothing before 2018: at most 2026 - 2018
+    assert "capped" in parsed.level_reason
+
+
+def test_linkedin_titles_and_part_time_above_the_dates(vocabulary: Vocabulary):
+    parsed = parse_cv(LINKEDIN, vocabulary, AS_OF)
+    assert [r.title for r in parsed.roles] == [
+        "Senior Scrum Master",
+        "Recruiting Assistant",
+    ]
+    assert [r.kind for r in parsed.roles] == ["job", "part_time"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sam Reed\nSenior Developer\nPython, Go.",
+        "Lucas Pereira\nPROFILE Sales. Door-to-door sales.",
+    ],
+)
+def test_no_evidence_gives_no_level(vocabulary: Vocabulary, text: str):
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert parsed.level is None and parsed.years is None
+    assert parsed.level_reason is not None and "no dated roles" in parsed.level_reason
+
+
+def test_career_changer_earlier_field_is_not_counted(vocabulary: Vocabulary):
+    text = (
+        "EXPERIENCE\nHealthcare Assistant, Elderly Care\nCroydon Hospital | January 2024 – present\n\n"
+        "Store Supervisor\nBrightway Fashion | March 2017 – December 2023\n"
+    )
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert 2.7 < parsed.years < 2.9 and parsed.level is ExperienceLevel.JUNIOR
+    assert "another field (retail)" in parsed.level_reason
+
+
+def test_every_counted_role_span_points_at_its_dates(vocabulary: Vocabulary):
+    parsed = parse_cv(INTERN_AND_PART_TIME, vocabulary, AS_OF)
+    counted = [s for s in parsed.experience_spans if s.use == "role"]
+    assert [INTERN_AND_PART_TIME[s.start : s.end] for s in counted] == ["Aug 2023 - Present"]
