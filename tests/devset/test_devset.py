@@ -27,7 +27,6 @@ def test_context_errors(devset_report: Report) -> None:
     check(devset_report, "context_errors")
 
 
-@pytest.mark.xfail(strict=True, reason="not met yet: level accuracy 0.682")
 def test_level_accuracy(devset_report: Report) -> None:
     check(devset_report, "level_accuracy")
 
@@ -41,7 +40,6 @@ def test_search_precision_beats_bm25(devset_report: Report) -> None:
     check(devset_report, "precision")
 
 
-@pytest.mark.xfail(strict=True, reason="not met yet: recall@10 0.935")
 def test_search_recall(devset_report: Report) -> None:
     check(devset_report, "recall")
 
