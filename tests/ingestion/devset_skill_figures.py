@@ -34,6 +34,8 @@ class Figures:
 
     claimed: int = 0
     claimed_right: int = 0
+    explicit: int = 0
+    explicit_right: int = 0
     truth_held: int = 0
     found: int = 0
     strength_right: int = 0
@@ -91,8 +93,11 @@ def measure(vocabulary: Vocabulary, figures: Figures, truth_path: Path) -> None:
             figures.missed.append(f"{doc}: {name}")
     for name, skill in held.items():
         figures.claimed += 1
+        explicit = skill.kind is not MatchKind.IMPLIED
+        figures.explicit += explicit
         if name in fine:
             figures.claimed_right += 1
+            figures.explicit_right += explicit
         else:
             via = skill.surface if skill.kind is MatchKind.IMPLIED else repr(skill.surface)
             where = skill.evidence[0].text[:90] if skill.evidence else ""
@@ -117,6 +122,8 @@ def main(argv: list[str]) -> None:
     recall = figures.found / max(1, figures.truth_held)
     print(
         f"claim precision {precision:.4f} ({figures.claimed_right}/{figures.claimed}), "
+        f"explicit-claim precision {figures.explicit_right / max(1, figures.explicit):.4f} "
+        f"({figures.explicit_right}/{figures.explicit}), "
         f"recall {recall:.4f} ({figures.found}/{figures.truth_held}), "
         f"strength agreement {figures.strength_right}/{figures.found}, "
         f"context errors {len(figures.context_errors)}, "

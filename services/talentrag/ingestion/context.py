@@ -130,13 +130,21 @@ def _inside_any(span: tuple[int, int], blocked: list[tuple[int, int]]) -> bool:
     return any(start <= span[0] and span[1] <= end for start, end in blocked) if blocked else False
 
 
+# Word boundaries that hold whether a phrase starts or ends in a letter or a symbol
+# ("client:", "app ("): a letter edge must not touch another letter.
+_START = r"(?:(?<!\w)(?=\w)|(?=\W))"
+_END = r"(?:(?<=\w)(?!\w)|(?<=\W))"
+
+
 def _phrases(phrases: list[str]) -> str:
-    return "|".join(f"(?:{p})" for p in sorted(phrases, key=len, reverse=True))
+    """One alternation; a space in a phrase matches any run of spaces (PDF text)."""
+    ordered = sorted(phrases, key=len, reverse=True)
+    return "|".join("(?:" + p.replace(" ", r"\s+") + ")" for p in ordered)
 
 
 def _words(phrases: list[str]) -> re.Pattern[str]:
-    """Phrases on word boundaries, case-insensitive (a phrase may start or end in a symbol)."""
-    return re.compile(rf"(?<!\w)(?:{_phrases(phrases)})(?!\w)", re.IGNORECASE)
+    """Phrases on word boundaries, case-insensitive."""
+    return re.compile(rf"{_START}(?:{_phrases(phrases)}){_END}", re.IGNORECASE)
 
 
 def _problems(spec: CueFile) -> list[str]:
@@ -171,10 +179,10 @@ def compile_cues(spec: CueFile) -> ContextCues:
         pseudo=_words(spec.pseudo) if spec.pseudo else None,
         connectors=frozenset(c.casefold() for c in spec.list_connectors),
         context_before=re.compile(
-            rf"(?<!\w)(?:{_phrases(spec.skill_context.before)})[\s:]*$", re.IGNORECASE
+            rf"{_START}(?:{_phrases(spec.skill_context.before)})[\s:]*$", re.IGNORECASE
         ),
         context_after=re.compile(
-            rf"[\s-]*(?:{_phrases(spec.skill_context.after)})(?!\w)", re.IGNORECASE
+            rf"[\s-]*(?:{_phrases(spec.skill_context.after)}){_END}", re.IGNORECASE
         ),
         org_words=frozenset(w.casefold() for w in spec.org_words),
         # up to four capitalised words, then an organisation word: "IPS Academy",

@@ -46,8 +46,9 @@ _HARD_GAP = re.compile(r"[,;:|\n\r•·()\[\]{}]")
 _LIST_PUNCTUATION = frozenset(" \t,;/|·•&+()[]*–—-")
 # Clause breaks; the cue file adds its terminator words ("but", "however", ...).
 # A full stop ends a clause only when followed by a space ("express.js" does not).
-_CLAUSE_PUNCTUATION = re.compile(r"[.!?](?=\s|$)|[;\n]|\s[-–—]\s")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n")
+# A line break followed by a lower-case word is a wrapped line (PDF text), not a break.
+_CLAUSE_PUNCTUATION = re.compile(r"[.!?](?=\s|$)|;|\n(?!\s*[a-z])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n(?![ \t]*[a-z])")
 # Short spellings: at most this many characters make a one-token name ambiguous.
 _SHORT = 2
 # An alias written as an acronym of at most this many letters (IPS, ICU, EMR) is ambiguous.
@@ -245,9 +246,12 @@ def _list_gap(gap: str, cues: ContextCues) -> bool:
     """True when ``gap`` only separates items of one list on one line."""
     if "\n" in gap or len(gap) > 40:
         return False
-    if any(t.casefold() not in cues.connectors for t in TOKEN.findall(gap)):
+    words = TOKEN.findall(gap)
+    if any(t.casefold() not in cues.connectors for t in words):
         return False
-    return all(ch in _LIST_PUNCTUATION for ch in TOKEN.sub("", gap))
+    rest = TOKEN.sub("", gap)
+    # "EKS node groups" is no list: a list needs a separator, not just a space
+    return (bool(words) or bool(rest.strip())) and all(ch in _LIST_PUNCTUATION for ch in rest)
 
 
 def _screen(
@@ -281,8 +285,7 @@ def _context_problem(
     mention = candidates[index]
     in_skills = sections.kind_at(mention.start) == "skills"
     if mention.needs_context:
-        label = text[mention.end : mention.end + 2].lstrip()[:1] == ":"
-        return None if in_skills and not label else "no_skill_context"
+        return None if in_skills and not _in_label(text, mention.end) else "no_skill_context"
     if not mention.as_written and len(mention.surface) <= _SHORT:
         return "no_skill_context"
     if in_skills or _listed_with_skills(text, candidates, vetoes, index, cues):
@@ -292,6 +295,14 @@ def _context_problem(
     if cues.context_before.search(window) or cues.context_after.match(text, mention.end):
         return None
     return "no_skill_context"
+
+
+def _in_label(text: str, position: int) -> bool:
+    """True when ``position`` is inside a line's label ("Digital skills: Word, Excel")."""
+    line_end = text.find("\n", position)
+    rest = text[position : line_end if line_end != -1 else len(text)]
+    item = re.split(r"[,;|•·]", rest, maxsplit=1)[0]
+    return ":" in item
 
 
 def _listed_with_skills(
@@ -348,13 +359,14 @@ class _Document:
         breaks = list(_SENTENCE_END.finditer(text))
         self.sentence_starts = [m.start() for m in breaks]
         self.sentence_ends = [m.end() for m in breaks]
+        found = self._usable(cues.find(text))
+        in_cue = _Spans([(c.start, c.end) for c in found])  # "clients using" ends nothing
         clauses = sorted(
             [m.span() for m in _CLAUSE_PUNCTUATION.finditer(text)]
-            + [m.span() for m in cues.terminator.finditer(text)]
+            + [m.span() for m in cues.terminator.finditer(text) if not in_cue.contains(m.start())]
         )
         self.clause_starts = [s for s, _ in clauses]
         self.clause_ends = [e for _, e in clauses]
-        found = self._usable(cues.find(text))
         self.forward = [c for c in found if c.direction == "forward"]
         self.forward_ends = [c.end for c in self.forward]
         self.backward = sorted(
