@@ -71,6 +71,7 @@ class SectionLike(Protocol):
     """A span of a document under one heading (``cv_parser.Section``)."""
 
     kind: str
+    heading: str
     start: int
     end: int
 
@@ -205,11 +206,23 @@ class _Sections:
         kinds = {s.kind for s in ordered}
         self.headed = bool(kinds - {"header"})
 
-    def kind_at(self, position: int) -> str | None:
+    def at(self, position: int) -> SectionLike | None:
         index = bisect_right(self.starts, position) - 1
         if index >= 0 and position < self.items[index].end:
-            return self.items[index].kind
+            return self.items[index]
         return None
+
+    def kind_at(self, position: int) -> str | None:
+        section = self.at(position)
+        return section.kind if section else None
+
+    def lists_skills(self, position: int) -> bool:
+        """A skills section, or a languages section (languages are skills too)."""
+        section = self.at(position)
+        return section is not None and (
+            section.kind == "skills"
+            or (section.kind == "other" and "language" in section.heading.casefold())
+        )
 
 
 def _abbreviation(text: str, start: int, end: int) -> bool:
@@ -231,6 +244,14 @@ def _abbreviation(text: str, start: int, end: int) -> bool:
             or re.match(r" [A-Z](?!\w)", after)
         )
     return False
+
+
+_WEB_ADDRESS = re.compile(r"\.(?:com|org|net|io|dev|ai|co|me|app)\b|\.[a-z]{2,6}/", re.IGNORECASE)
+
+
+def _web_address(text: str, mention: Mention) -> bool:
+    """A host name is no skill: "github.com/jane", "jane.dev"."""
+    return bool(_WEB_ADDRESS.match(text, mention.end)) or text[mention.start - 1 : mention.start] == "@"
 
 
 def _veto(text: str, mention: Mention, cues: ContextCues) -> str | None:
@@ -258,11 +279,14 @@ def _screen(
     text: str, candidates: list[Mention], sections: _Sections, cues: ContextCues
 ) -> tuple[list[Mention], list[tuple[Mention, str]]]:
     """Keep the mentions that are skills here; reject the rest with a reason."""
-    vetoes = [_veto(text, c, cues) if c.ambiguous else None for c in candidates]
+    vetoes = [
+        "web_address" if _web_address(text, c) else _veto(text, c, cues) if c.ambiguous else None
+        for c in candidates
+    ]
     accepted: list[Mention] = []
     rejected: list[tuple[Mention, str]] = []
     for index, mention in enumerate(candidates):
-        if not mention.ambiguous:
+        if not mention.ambiguous and vetoes[index] is None:
             accepted.append(mention)
             continue
         reason = vetoes[index] or _context_problem(text, candidates, vetoes, index, sections, cues)
@@ -283,9 +307,10 @@ def _context_problem(
 ) -> str | None:
     """None when an ambiguous mention stands in a skill context, else the reason."""
     mention = candidates[index]
-    in_skills = sections.kind_at(mention.start) == "skills"
+    in_skills = sections.lists_skills(mention.start)
     if mention.needs_context:
-        return None if in_skills and not _in_label(text, mention.end) else "no_skill_context"
+        whole = _whole_item(text, mention.start, mention.end)
+        return None if in_skills and whole and not _in_label(text, mention.end) else "no_skill_context"
     if not mention.as_written and len(mention.surface) <= _SHORT:
         return "no_skill_context"
     if in_skills or _listed_with_skills(text, candidates, vetoes, index, cues):
@@ -295,6 +320,22 @@ def _context_problem(
     if cues.context_before.search(window) or cues.context_after.match(text, mention.end):
         return None
     return "no_skill_context"
+
+
+_ITEM_EDGE = re.compile(r"[,;|•·:/()\[\]\n–—]")
+_ITEM_EDGE_AFTER = re.compile(r"[,;|•·:/()\[\]\n–—]")
+
+
+def _whole_item(text: str, start: int, end: int) -> bool:
+    """True when the mention is a whole list item ("Sales, Accounting"), not a word of a
+    longer phrase ("Business case development", "Core Data")."""
+    before = text[max(0, start - 40) : start]
+    edges = list(_ITEM_EDGE.finditer(before))
+    lead = before[edges[-1].end() :] if edges else (before if start <= 40 else "x")
+    after = text[end : end + 40]
+    edge = _ITEM_EDGE_AFTER.search(after)
+    tail = after[: edge.start()] if edge else (after if end + 40 >= len(text) else "x")
+    return not TOKEN.search(lead) and not TOKEN.search(tail)
 
 
 def _in_label(text: str, position: int) -> bool:
