@@ -122,7 +122,20 @@ class ContextCues:
             for m in compiled.pattern.finditer(text)
             if m.end() > m.start() and not _inside_any(m.span(), blocked)
         ]
-        return sorted(found, key=lambda c: (c.end, c.start))
+        return sorted(_outermost(found), key=lambda c: (c.end, c.start))
+
+
+def _outermost(cues: list[Cue]) -> list[Cue]:
+    """Drop a cue lying inside a longer one of the same direction ("coursework" in
+    "(coursework only)"); cues of opposite directions may share words."""
+    kept: list[Cue] = []
+    reach = {"forward": -1, "backward": -1}
+    for cue in sorted(cues, key=lambda c: (c.start, -c.end)):
+        if cue.end <= reach[cue.direction]:
+            continue
+        kept.append(cue)
+        reach[cue.direction] = cue.end
+    return kept
 
 
 def _inside_any(span: tuple[int, int], blocked: list[tuple[int, int]]) -> bool:
@@ -172,7 +185,9 @@ def compile_cues(spec: CueFile) -> ContextCues:
     """Compile a validated cue file (raises ``CueFileError`` on a bad pattern)."""
     problems = _problems(spec)
     if problems:
-        raise CueFileError("context cues have problems:\n" + "\n".join(f"  - {p}" for p in problems))
+        raise CueFileError(
+            "context cues have problems:\n" + "\n".join(f"  - {p}" for p in problems)
+        )
     return ContextCues(
         rules=tuple(_CompiledRule(rule, _words(rule.triggers)) for rule in spec.rules),
         terminator=_words(spec.terminators),

@@ -232,11 +232,15 @@ def _abbreviation(text: str, start: int, end: int) -> bool:
         return True
     if before[-1:] == "." and before[-2:-1].isalpha():
         return True
-    if (after[:1] == "&" and after[1:2].isalpha()) or (before[-1:] == "&" and before[-2:-1].isalpha()):
+    if (after[:1] == "&" and after[1:2].isalpha()) or (
+        before[-1:] == "&" and before[-2:-1].isalpha()
+    ):
         return True
     if re.match(r"/[A-Za-z](?![\w+#])", after) or re.search(r"(?<![\w+#])[A-Za-z]/$", before):
         return True
-    if (after[:1] == "-" and after[1:2].isalpha()) or (before[-1:] == "-" and before[-2:-1].isalpha()):
+    if (after[:1] == "-" and after[1:2].isalpha()) or (
+        before[-1:] == "-" and before[-2:-1].isalpha()
+    ):
         return True
     if end - start == 1:  # a run of single capitals: "A C Patil", "R K Electricals"
         return bool(
@@ -251,7 +255,10 @@ _WEB_ADDRESS = re.compile(r"\.(?:com|org|net|io|dev|ai|co|me|app)\b|\.[a-z]{2,6}
 
 def _web_address(text: str, mention: Mention) -> bool:
     """A host name is no skill: "github.com/jane", "jane.dev"."""
-    return bool(_WEB_ADDRESS.match(text, mention.end)) or text[mention.start - 1 : mention.start] == "@"
+    return (
+        bool(_WEB_ADDRESS.match(text, mention.end))
+        or text[mention.start - 1 : mention.start] == "@"
+    )
 
 
 def _veto(text: str, mention: Mention, cues: ContextCues) -> str | None:
@@ -310,7 +317,9 @@ def _context_problem(
     in_skills = sections.lists_skills(mention.start)
     if mention.needs_context:
         whole = _whole_item(text, mention.start, mention.end)
-        return None if in_skills and whole and not _in_label(text, mention.end) else "no_skill_context"
+        return (
+            None if in_skills and whole and not _in_label(text, mention.end) else "no_skill_context"
+        )
     if not mention.as_written and len(mention.surface) <= _SHORT:
         return "no_skill_context"
     if in_skills or _listed_with_skills(text, candidates, vetoes, index, cues):
@@ -389,9 +398,7 @@ class _Document:
     text, however many skills a CV lists.
     """
 
-    def __init__(
-        self, text: str, mentions: list[Mention], tokens: list[Token], cues: ContextCues
-    ):
+    def __init__(self, text: str, mentions: list[Mention], tokens: list[Token], cues: ContextCues):
         self.text = text
         self.mentions = mentions
         self.mention_starts = [m.start for m in mentions]
@@ -426,7 +433,11 @@ class _Document:
             if index >= 0 and start < self.mention_ends[index]:
                 start = self.mention_ends[index]
             index = bisect_right(self.mention_starts, end - 1) - 1
-            if index >= 0 and self.mention_starts[index] >= start and end < self.mention_ends[index]:
+            if (
+                index >= 0
+                and self.mention_starts[index] >= start
+                and end < self.mention_ends[index]
+            ):
                 end = self.mention_starts[index]
             if end <= start:
                 continue
@@ -439,7 +450,9 @@ class _Document:
         """For each mention, the first and last mention of the list it stands in."""
         starts: list[int] = []
         for index, mention in enumerate(self.mentions):
-            joined = index and _list_gap(self.text[self.mentions[index - 1].end : mention.start], cues)
+            joined = index and _list_gap(
+                self.text[self.mentions[index - 1].end : mention.start], cues
+            )
             starts.append(starts[-1] if joined else index)
         ends = [0] * len(self.mentions)
         for index in range(len(self.mentions) - 1, -1, -1):
@@ -493,6 +506,8 @@ class _Document:
 
     def _forward_distance(self, cue: Cue, index: int) -> int | None:
         mention = self.mentions[index]
+        if self._closed_bracket(cue, mention.start):
+            return None
         distance = self.words(cue.end, mention.start)
         first = bisect_left(self.mention_starts, cue.end, 0, index)
         if cue.reach == "clause":
@@ -503,6 +518,13 @@ class _Document:
         if cue.reach == "first" and lead <= cue.max_tokens and self.run_start[index] <= first:
             return lead
         return None
+
+    def _closed_bracket(self, cue: Cue, position: int) -> bool:
+        """A cue inside brackets ("Docker (coursework only), React") ends with them."""
+        text = self.text
+        line = text.rfind("\n", 0, cue.start) + 1
+        opened = text.rfind("(", line, cue.start) > text.rfind(")", line, cue.start)
+        return opened and text.find(")", cue.end, position) != -1
 
     def _backward(self, index: int, clause_end: int) -> tuple[Cue, int] | None:
         mention = self.mentions[index]
