@@ -71,7 +71,6 @@ class SectionLike(Protocol):
     """A span of a document under one heading (``cv_parser.Section``)."""
 
     kind: str
-    heading: str
     start: int
     end: int
 
@@ -217,12 +216,8 @@ class _Sections:
         return section.kind if section else None
 
     def lists_skills(self, position: int) -> bool:
-        """A skills section, or a languages section (languages are skills too)."""
-        section = self.at(position)
-        return section is not None and (
-            section.kind == "skills"
-            or (section.kind == "other" and "language" in section.heading.casefold())
-        )
+        """A skills section (a languages section is not: see the report on issue 11)."""
+        return self.kind_at(position) == "skills"
 
 
 def _abbreviation(text: str, start: int, end: int) -> bool:
@@ -331,8 +326,9 @@ def _context_problem(
     return "no_skill_context"
 
 
-_ITEM_EDGE = re.compile(r"[,;|•·:/()\[\]\n–—]")
-_ITEM_EDGE_AFTER = re.compile(r"[,;|•·:/()\[\]\n–—]")
+# "(learning)" after a skill is no item of its own; "English (C1)" is one
+_ITEM_EDGE = re.compile(r"[,;|•·:/)\[\]\n–—]")
+_ITEM_EDGE_AFTER = re.compile(r"[,;|•·:/(\[\]\n–—]")
 
 
 def _whole_item(text: str, start: int, end: int) -> bool:
