@@ -51,8 +51,8 @@ _CLAUSE_PUNCTUATION = re.compile(r"[.!?](?=\s|$)|;|\n(?!\s*[a-z])")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n(?![ \t]*[a-z])")
 # Short spellings: at most this many characters make a one-token name ambiguous.
 _SHORT = 2
-# An alias written as an acronym of at most this many letters (IPS, ICU, EMR) is ambiguous.
-_ACRONYM = 3
+# An alias written as an acronym of at most this many letters (IPS, ECS) may be a name.
+_ACRONYM = 4
 _CUES_CHECKED = 8  # nearest cues tried per mention and direction: keeps analysis linear
 
 _SECTION_STRENGTH = {
@@ -168,15 +168,14 @@ def _longest_match(
 
 
 def _ambiguous(surface: Surface, key: tuple[str, ...]) -> bool:
-    """Short names, exact-case (everyday-word) names and short acronym aliases."""
-    if surface.exact_case:
-        return True
-    if len(key) != 1:
-        return False
-    letters = surface.text
-    return len(key[0]) <= _SHORT or (
-        surface.is_alias and len(letters) <= _ACRONYM and letters.isalpha() and letters.isupper()
-    )
+    """Short names and exact-case (everyday-word) names need a skill context."""
+    return surface.exact_case or (len(key) == 1 and len(key[0]) <= _SHORT)
+
+
+def _acronym(mention: Mention) -> bool:
+    """An alias written as a short acronym (IPS, ECS): it may be a company's initials."""
+    letters = mention.surface
+    return mention.is_alias and len(letters) <= _ACRONYM and letters.isalpha() and letters.isupper()
 
 
 class _Spans:
@@ -282,7 +281,11 @@ def _screen(
 ) -> tuple[list[Mention], list[tuple[Mention, str]]]:
     """Keep the mentions that are skills here; reject the rest with a reason."""
     vetoes = [
-        "web_address" if _web_address(text, c) else _veto(text, c, cues) if c.ambiguous else None
+        "web_address"
+        if _web_address(text, c)
+        else _veto(text, c, cues)
+        if c.ambiguous or _acronym(c)
+        else None
         for c in candidates
     ]
     accepted: list[Mention] = []
