@@ -41,6 +41,24 @@ class MatchKind(StrEnum):
     TEXT = "text"
 
 
+class SkillStrength(StrEnum):
+    """Where a CV shows a held skill, strongest first: used in a role, listed in a skills
+    section, named in the summary only, or learnt in a course or certificate only."""
+
+    ROLE = "role"
+    SKILLS_LIST = "skills_list"
+    SUMMARY = "summary"
+    COURSE = "course"
+
+
+STRENGTH_RANK = {
+    SkillStrength.ROLE: 3,
+    SkillStrength.SKILLS_LIST: 2,
+    SkillStrength.SUMMARY: 1,
+    SkillStrength.COURSE: 0,
+}
+
+
 class SkillMatch(BaseModel):
     """The canonical skill a written string names, and how sure the match is."""
 
@@ -70,6 +88,9 @@ class HeldSkill(BaseModel):
     surface: str = Field(description="How the document wrote it (or the skill implying it).")
     mentions: int = Field(ge=0)
     evidence: list[Evidence] = Field(default_factory=list, max_length=MAX_EVIDENCE)
+    strength: SkillStrength | None = Field(
+        None, description="The strongest place the document shows it (None: not analysed)."
+    )
 
 
 @dataclass(frozen=True)
@@ -91,7 +112,11 @@ class CandidateProfile:
 
 
 class RejectedMention(BaseModel):
-    """A skill written but not held: negated ("no Java") or aspirational ("learning Rust")."""
+    """A skill written but not held, and why: ``negated`` ("no Java"), ``aspirational``
+    ("learning Rust"), ``other_person`` ("hired Java engineers"), ``project_domain`` ("the
+    app is available on iOS"), ``abbreviation`` ("H.S.C.", "R&D", "Go-live"),
+    ``employer_or_school_name`` ("IPS Academy") or ``no_skill_context`` (a short or
+    everyday name such as "Excel" or "C" outside any list of skills)."""
 
     skill: str
     reason: str

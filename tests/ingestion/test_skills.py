@@ -1,6 +1,6 @@
 import pytest
 
-from talentrag.domain import MatchKind
+from talentrag.domain import MatchKind, SkillStrength
 from talentrag.ingestion.skills import extract_skills, find_mentions, sentence_span
 from talentrag.vocabulary import Vocabulary
 
@@ -73,3 +73,188 @@ def test_a_mention_opening_a_sentence_gets_only_its_own_sentence():
     assert text[slice(*sentence_span(text, 9, 15))] == "Python rocks."
     assert text[slice(*sentence_span(text, 0, 3))] == "Foo bar."
     assert text[slice(*sentence_span(text, 30, 32))] == "Then Go."
+
+
+def _extraction(text: str, vocabulary: Vocabulary):
+    return extract_skills(text, vocabulary, "cv.txt")
+
+
+def _reasons(text: str, vocabulary: Vocabulary) -> dict[str, str]:
+    return {r.skill: r.reason for r in _extraction(text, vocabulary).rejected}
+
+
+# -- mention disambiguation -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "H.S.C. (2012), S.S.C. (2010)",
+        "M.C.A (2010-2013) - Cochin University",
+        "Address: C/O: Shri Prakash Kulkarni, Indore",
+        "Designed cost centres including R&D cost centres.",
+        "Site Supervisor - R K Electricals, Bhopal",
+        "Handled cutover and Post Go-live support (hypercare).",
+        "Modal analysis of a go-kart chassis.",
+        "B.E. (Civil Engineering) - A C Patil College of Engineering, Kharghar",
+        "B.Tech - IPS Academy, Indore",
+        "Father's Name : Shri R. K. Shankar",
+        "Excel at building relationships with customers.",
+    ],
+)
+def test_abbreviations_names_and_everyday_words_are_no_short_skills(
+    vocabulary: Vocabulary, text: str
+):
+    assert not {"C", "R", "Go", "Network Security", "Microsoft Excel"} & _held(text, vocabulary)
+
+
+def test_an_abbreviation_is_kept_as_a_rejected_mention_with_its_reason(vocabulary: Vocabulary):
+    reasons = _reasons("H.S.C. (2012)\nResearch Intern, R&D lab\nIPS Academy, Indore", vocabulary)
+    assert reasons["C"] == "abbreviation"
+    assert reasons["R"] == "abbreviation"
+    assert reasons["Network Security"] == "employer_or_school_name"
+
+
+@pytest.mark.parametrize(
+    ("text", "skill"),
+    [
+        ("Languages: C, C++, Python", "C"),
+        ("Firmware programming in C for ARM boards.", "C"),
+        ("Statistics in R and Stan.", "R"),
+        ("Built backend services in Go.", "Go"),
+        ("Mobile: Swift, Kotlin", "Swift"),
+        ("SKILLS\nExcel\nWord\n", "Microsoft Excel"),
+        ("Cleaned dealer data in excel and Power Query.", "Microsoft Excel"),
+        ("Front end: HTML, CSS, bootstrap, jQuery", "Bootstrap"),
+    ],
+)
+def test_short_and_everyday_names_count_in_a_skill_context(
+    vocabulary: Vocabulary, text: str, skill: str
+):
+    assert skill in _held(text, vocabulary)
+
+
+def test_lower_case_short_names_never_match(vocabulary: Vocabulary):
+    assert "Go" not in _held("Python, go, Rust", vocabulary)
+
+
+def test_a_spelling_never_spans_a_comma_or_a_line_break(vocabulary: Vocabulary):
+    mentions = find_mentions("Skills: Spring, Boot camps\nMachine\nLearning", vocabulary)
+    assert "Spring Boot" not in {m.skill for m in mentions}
+    assert "Machine Learning" not in {m.skill for m in mentions}
+
+
+def test_everyday_word_umbrellas_count_only_as_whole_items_of_a_skills_list(
+    vocabulary: Vocabulary,
+):
+    assert "Nursing" in _held("SKILLS\nNursing, Wound Care, Triage\n", vocabulary)
+    assert "Nursing" not in _held("Worked in a nursing home as a cleaner.", vocabulary)
+    assert "Nursing" not in _held("SKILLS\nNursing home liaison\n", vocabulary)
+
+
+def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
+    assert "GitHub" not in _held("Jane Doe | github.com/jane-doe", vocabulary)
+
+
+# -- context of each mention --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "skill", "reason"),
+    [
+        ("I have no hands-on Kubernetes or Terraform experience.", "Terraform", "negated"),
+        ("Currently learning Rust in my spare time.", "Rust", "aspirational"),
+        ("Currently preparing for NCLEX-RN.", "NCLEX", "aspirational"),
+        (
+            "I have filled 110+ roles for Java, Python, React and Kubernetes engineers.",
+            "Kubernetes",
+            "other_person",
+        ),
+        ("Placed 48 engineers (Java, .NET, Python) with 25 clients.", ".NET", "other_person"),
+        (
+            "My platform team did the Terraform work; I owned the budget.",
+            "Terraform",
+            "other_person",
+        ),
+        ("Hand off designs to React and Swift developers.", "React", "other_person"),
+        ("Coordinating with the ABAP team for development.", "SAP ABAP", "other_person"),
+        ("The app is available on Android and iOS.", "iOS Development", "project_domain"),
+        ("I work for clients using SAP and Oracle.", "SAP ERP", "project_domain"),
+        (
+            "I have sold Autodesk software (AutoCAD, Revit) to architects.",
+            "Revit",
+            "project_domain",
+        ),
+        (
+            "Created Jenkins pipelines for Java and Node.js applications.",
+            "Node.js",
+            "project_domain",
+        ),
+    ],
+)
+def test_mentions_that_are_not_the_authors_skills(
+    vocabulary: Vocabulary, text: str, skill: str, reason: str
+):
+    assert skill not in _held(text, vocabulary)
+    assert _reasons(text, vocabulary)[skill] == reason
+
+
+@pytest.mark.parametrize(
+    ("text", "skill"),
+    [
+        ("Our team built the billing service in Kotlin.", "Kotlin"),
+        ("Led the move to Kubernetes for 40 services.", "Kubernetes"),
+        ("Senior Java Engineer at Acme, 2019 - present.", "Java"),
+        ("Developed 6 Android apps with Kotlin.", "Android Development"),
+        ("Hired as a Python developer in 2019.", "Python"),
+        ("Sold the idea of CI to the team and built it with Jenkins.", "Jenkins"),
+    ],
+)
+def test_the_authors_own_work_stays_held(vocabulary: Vocabulary, text: str, skill: str):
+    assert skill in _held(text, vocabulary)
+
+
+def test_a_terminator_ends_a_cues_scope(vocabulary: Vocabulary):
+    found = _held("Our finance team handled IFRS reporting, while I own US GAAP close.", vocabulary)
+    assert "IFRS" not in found
+    assert "GAAP" in found
+
+
+# -- strength -------------------------------------------------------------------------------
+
+CV = """Jane Doe
+
+SUMMARY
+Backend engineer who likes Kafka.
+
+EXPERIENCE
+Engineer, Acme | 2019 - present
+- Built services in Python on PostgreSQL.
+
+SKILLS
+Python, Docker, Kafka
+
+EDUCATION
+BSc Computer Science, 2018
+Relevant coursework: Haskell
+"""
+
+
+def test_each_held_skill_records_its_strongest_place(vocabulary: Vocabulary):
+    held = {h.skill: h.strength for h in _extraction(CV, vocabulary).held}
+    assert held["Python"] is SkillStrength.ROLE  # in a role beats the skills list
+    assert held["Docker"] is SkillStrength.SKILLS_LIST
+    assert held["Apache Kafka"] is SkillStrength.SKILLS_LIST  # the list beats the summary
+    assert held["Haskell"] is SkillStrength.COURSE
+
+
+def test_a_course_cue_makes_a_mention_course_only(vocabulary: Vocabulary):
+    held = {
+        h.skill: h.strength
+        for h in _extraction(
+            "EXPERIENCE\nDev, Acme | 2020 - present\n- Docker (coursework only), React apps.\n",
+            vocabulary,
+        ).held
+    }
+    assert held["Docker"] is SkillStrength.COURSE
+    assert held["React"] is SkillStrength.ROLE

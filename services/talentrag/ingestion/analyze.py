@@ -113,7 +113,8 @@ def analyze_document(
     skip = [m.span() for m in _NOT_SKILL_TEXT.finditer(text)]
     if parsed and parsed.name_span:
         skip.append(parsed.name_span)
-    extraction = extract_skills(text, vocabulary, source_file, skip)
+    sections = parsed.sections if parsed else split_sections(text)
+    extraction = extract_skills(text, vocabulary, source_file, skip, sections)
     chunks = chunk_text(text, source_file)
     record = DocumentRecord(
         id=document_id,

@@ -1,11 +1,20 @@
-"""Find skill mentions in document text and decide which ones the author holds.
+"""Find skill mentions in document text and decide which ones the author holds, and how.
 
-Matching is by token n-grams against the vocabulary (longest spelling wins), so
-it is exact about provenance: every mention has its character offsets and the
-sentence it stands in. A mention is NOT held when a negation ("no commercial Java
-experience") or an aspiration ("currently learning Rust", "interested in ML")
-governs it: the cue must open the same clause and the mention must be the first
-skill after it or part of a list that follows directly.
+Matching is by token n-grams against the vocabulary (longest spelling wins, never
+across a comma, a bracket or a line break), so it is exact about provenance: every
+mention has its character offsets and the sentence it stands in.
+
+Three steps follow, all driven by the cue file (``data/context_cues.yaml``):
+
+1. Short or everyday names (C, R, Go, Excel, IPS, and every ``exact_case`` spelling)
+   count only in a skill context: a skills section, a list with other skills, or a
+   phrase such as "programming in C". Abbreviations and names never count ("H.S.C.",
+   "R&D", "C/O", "Go-live", "A C Patil College", "IPS Academy").
+2. ConText: a trigger governs the skills in its scope (direction, reach, words, and
+   clause terminators) and marks them negated, aspirational, held by someone else, a
+   project's domain, or course-only.
+3. Each held skill gets the strongest place it is shown: a role, a skills list, the
+   summary, or a course.
 """
 
 from __future__ import annotations
@@ -14,77 +23,159 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from talentrag.domain import Evidence, HeldSkill, MatchKind, RejectedMention
+from talentrag.domain import (
+    STRENGTH_RANK,
+    Evidence,
+    HeldSkill,
+    MatchKind,
+    RejectedMention,
+    SkillStrength,
+)
+from talentrag.ingestion.context import NOT_HELD, ContextCues, Cue, CueCategory, default_cues
 from talentrag.ingestion.intervals import merge_intervals
 from talentrag.policy.credits import HELD_CONFIDENCE
 from talentrag.policy.limits import MAX_EVIDENCE, MAX_EVIDENCE_CHARS
-from talentrag.vocabulary.tokens import Token, tokenize
-from talentrag.vocabulary.vocabulary import Vocabulary
+from talentrag.vocabulary.tokens import TOKEN, Token, tokenize
+from talentrag.vocabulary.vocabulary import Surface, Vocabulary
 
-MAX_WORDS_BETWEEN_CUE_AND_SKILL = 6
-LIST_CONNECTORS = frozenset({"and", "or", "nor", "&", "as", "well", "also", "plus"})
-
-NEGATION = re.compile(r"\b(?:no|not|never|without|lacks?|lacking|none|zero|n't)\b", re.IGNORECASE)
-ASPIRATION = re.compile(
-    r"\b(?:(?:currently|now|still|am|i'm|started|starting|begun|beginning|recently)\s+"
-    r"(?:(?:to|been)\s+)?(?:learn|learning|studying|exploring|picking up)"
-    r"|(?:keen|eager|hoping|hope|want|wants|wanting|plan|plans|planning|would like|'d like|"
-    r"looking|aim|aiming|aspire|aspiring|excited|motivated|intend|intending)\s+to\s+"
-    r"(?:learn|pick up|explore|get into|work with|move into|gain|try|develop|grow|start)"
-    r"|interested in|interest in|curious about|self-studying|studying towards|learning)\b",
-    re.IGNORECASE,
-)
-TRAILING_ASPIRATION = re.compile(
-    r"\s*[(\[]\s*(?:currently\s+)?(?:learning|studying|in progress|beginner,?\s*learning)\s*[)\]]",
-    re.IGNORECASE,
-)
+# A spelling never spans these: "Java, Script" is not JavaScript, nor is a line break.
+_HARD_GAP = re.compile(r"[,;:|\n\r•·()\[\]{}]")
+# Punctuation that may sit between two skills of one list on a line.
+_LIST_PUNCTUATION = frozenset(" \t,;/|·•&+()[]*–—-")
+# Clause breaks; the cue file adds its terminator words ("but", "however", ...).
 # A full stop ends a clause only when followed by a space ("express.js" does not).
-CLAUSE_BREAK = re.compile(
-    r"[.!?](?=\s|$)|[;\n]|\s[-–—]\s|\b(?:but|however|although|though|whereas|while)\b",
-    re.IGNORECASE,
-)
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n")
+# A line break followed by a lower-case word is a wrapped line (PDF text), not a break.
+_CLAUSE_PUNCTUATION = re.compile(r"[.!?](?=\s|$)|;|\n(?!\s*[a-z])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n(?![ \t]*[a-z])")
+# Short spellings: at most this many characters make a one-token name ambiguous.
+_SHORT = 2
+# An alias written as an acronym of at most this many letters (IPS, ECS) may be a name.
+_ACRONYM = 4
+_CUES_CHECKED = 8  # nearest cues tried per mention and direction: keeps analysis linear
+
+_SECTION_STRENGTH = {
+    "experience": SkillStrength.ROLE,
+    "projects": SkillStrength.ROLE,
+    "skills": SkillStrength.SKILLS_LIST,
+    "other": SkillStrength.SKILLS_LIST,
+    "summary": SkillStrength.SUMMARY,
+    "header": SkillStrength.SUMMARY,
+    "education": SkillStrength.COURSE,
+    "certifications": SkillStrength.COURSE,
+}
+
+
+class SectionLike(Protocol):
+    """A span of a document under one heading (``cv_parser.Section``)."""
+
+    kind: str
+    start: int
+    end: int
 
 
 @dataclass(frozen=True)
 class Mention:
-    """One vocabulary spelling found in the text, with its offsets and canonical skill."""
+    """One vocabulary spelling found in the text, with its offsets and canonical skill.
+
+    ``ambiguous`` spellings (short or everyday) need a skill context; ``as_written`` is
+    False when an exact-case spelling was written in another case ("excel");
+    ``needs_context`` spellings (everyday words such as "Nursing") count only in a
+    skills section.
+    """
 
     skill: str
     start: int
     end: int
     surface: str
     is_alias: bool
+    ambiguous: bool = False
+    as_written: bool = True
+    needs_context: bool = False
 
 
 @dataclass
 class SkillExtraction:
-    """A document's skills split into held ones and rejected (negated or aspirational) ones."""
+    """A document's skills split into held ones and rejected mentions (with reasons)."""
 
     held: list[HeldSkill]
     rejected: list[RejectedMention]
 
 
-def find_mentions(
-    text: str, vocabulary: Vocabulary, skip: Sequence[tuple[int, int]] = ()
-) -> list[Mention]:
-    """Every vocabulary spelling in ``text``, longest first, outside the ``skip`` spans."""
+# -- 1. candidates -------------------------------------------------------------------
+
+
+def _candidates(
+    text: str, vocabulary: Vocabulary, skip: Sequence[tuple[int, int]]
+) -> tuple[list[Token], list[Mention]]:
+    """Every vocabulary spelling (longest first) outside ``skip``, and the text's tokens."""
     tokens = tokenize(text)
     folded = [t.text.casefold() for t in tokens]
+    reach = _reach(text, tokens, vocabulary.max_surface_tokens)
     skipped = _Spans(skip)
-    mentions: list[Mention] = []
+    found: list[Mention] = []
     i = 0
     while i < len(tokens):
-        found = _longest_match(tokens, folded, i, vocabulary)
-        if found is None:
+        match = _longest_match(tokens, folded, i, reach[i], vocabulary)
+        if match is None:
             i += 1
             continue
-        mention, width = found
+        mention, width = match
         if not skipped.contains(mention.start):
-            mentions.append(mention)
+            found.append(mention)
         i += width
-    return mentions
+    return tokens, found
+
+
+def _reach(text: str, tokens: list[Token], longest: int) -> list[int]:
+    """For each token, how many tokens a spelling starting there may cover (no hard gap)."""
+    reach = [1] * len(tokens)
+    for k in range(len(tokens) - 2, -1, -1):
+        gap = text[tokens[k].end : tokens[k + 1].start]
+        if not _HARD_GAP.search(gap):
+            reach[k] = min(longest, reach[k + 1] + 1)
+    return reach
+
+
+def _longest_match(
+    tokens: list[Token], folded: list[str], i: int, reach: int, vocabulary: Vocabulary
+) -> tuple[Mention, int] | None:
+    for width in range(min(reach, len(tokens) - i), 0, -1):
+        key = tuple(folded[i : i + width])
+        surfaces = vocabulary.surfaces.get(key)
+        context_only = not surfaces
+        surfaces = surfaces or vocabulary.context_surfaces.get(key)
+        if not surfaces:
+            continue
+        written = [t.text for t in tokens[i : i + width]]
+        surface = next(
+            (s for s in surfaces if [t.text for t in tokenize(s.text)] == written), surfaces[0]
+        )
+        as_written = not surface.exact_case or [t.text for t in tokenize(surface.text)] == written
+        mention = Mention(
+            surface.skill,
+            tokens[i].start,
+            tokens[i + width - 1].end,
+            surface.text,
+            surface.is_alias,
+            ambiguous=context_only or _ambiguous(surface, key),
+            as_written=as_written,
+            needs_context=context_only,
+        )
+        return mention, width
+    return None
+
+
+def _ambiguous(surface: Surface, key: tuple[str, ...]) -> bool:
+    """Short names and exact-case (everyday-word) names need a skill context."""
+    return surface.exact_case or (len(key) == 1 and len(key[0]) <= _SHORT)
+
+
+def _acronym(mention: Mention) -> bool:
+    """An alias written as a short acronym (IPS, ECS): it may be a company's initials."""
+    letters = mention.surface
+    return mention.is_alias and len(letters) <= _ACRONYM and letters.isalpha() and letters.isupper()
 
 
 class _Spans:
@@ -100,76 +191,285 @@ class _Spans:
         return index >= 0 and position < self.ends[index]
 
 
-def _longest_match(
-    tokens: list[Token], folded: list[str], i: int, vocabulary: Vocabulary
-) -> tuple[Mention, int] | None:
-    for width in range(min(vocabulary.max_surface_tokens, len(tokens) - i), 0, -1):
-        surfaces = vocabulary.surfaces.get(tuple(folded[i : i + width]))
-        if not surfaces:
-            continue
-        start, end = tokens[i].start, tokens[i + width - 1].end
-        written = [t.text for t in tokens[i : i + width]]
-        for surface in surfaces:
-            if surface.exact_case and [t.text for t in tokenize(surface.text)] != written:
-                continue
-            return Mention(surface.skill, start, end, surface.text, surface.is_alias), width
+# -- 2. skill context for ambiguous names ------------------------------------------------
+
+
+class _Sections:
+    """Section kinds by offset (binary search)."""
+
+    def __init__(self, sections: Sequence[SectionLike] | None):
+        ordered = sorted(sections or [], key=lambda s: s.start)
+        self.starts = [s.start for s in ordered]
+        self.items = ordered
+        kinds = {s.kind for s in ordered}
+        self.headed = bool(kinds - {"header"})
+
+    def at(self, position: int) -> SectionLike | None:
+        index = bisect_right(self.starts, position) - 1
+        if index >= 0 and position < self.items[index].end:
+            return self.items[index]
+        return None
+
+    def kind_at(self, position: int) -> str | None:
+        section = self.at(position)
+        return section.kind if section else None
+
+    def lists_skills(self, position: int) -> bool:
+        """A skills section (a languages section is not: see the report on issue 11)."""
+        return self.kind_at(position) == "skills"
+
+
+def _abbreviation(text: str, start: int, end: int) -> bool:
+    """Initials and joined abbreviations: H.S.C., R. K., R&D, C/O, Go-live, A C Patil."""
+    after, before = text[end : end + 3], text[max(0, start - 3) : start]
+    if after[:1] == "." and (after[1:2].isalpha() or end - start == 1):
+        return True
+    if before[-1:] == "." and before[-2:-1].isalpha():
+        return True
+    if (after[:1] == "&" and after[1:2].isalpha()) or (
+        before[-1:] == "&" and before[-2:-1].isalpha()
+    ):
+        return True
+    if re.match(r"/[A-Za-z](?![\w+#])", after) or re.search(r"(?<![\w+#])[A-Za-z]/$", before):
+        return True
+    if (after[:1] == "-" and after[1:2].isalpha()) or (
+        before[-1:] == "-" and before[-2:-1].isalpha()
+    ):
+        return True
+    if end - start == 1:  # a run of single capitals: "A C Patil", "R K Electricals"
+        return bool(
+            re.search(r"(?:^|[^\w])[A-Z] $", text[max(0, start - 3) : start])
+            or re.match(r" [A-Z](?!\w)", after)
+        )
+    return False
+
+
+_WEB_ADDRESS = re.compile(r"\.(?:com|org|net|io|dev|ai|co|me|app)\b|\.[a-z]{2,6}/", re.IGNORECASE)
+
+
+def _web_address(text: str, mention: Mention) -> bool:
+    """A host name is no skill: "github.com/jane", "jane.dev"."""
+    return (
+        bool(_WEB_ADDRESS.match(text, mention.end))
+        or text[mention.start - 1 : mention.start] == "@"
+    )
+
+
+def _veto(text: str, mention: Mention, cues: ContextCues) -> str | None:
+    """Why an ambiguous mention can never be a skill here, if it cannot."""
+    if mention.surface.casefold() in cues.org_words or cues.org_after.match(text, mention.end):
+        return "employer_or_school_name"
+    if _abbreviation(text, mention.start, mention.end):
+        return "abbreviation"
     return None
 
 
-@dataclass(frozen=True)
-class _Cue:
-    reason: str
-    start: int
-    end: int
+def _list_gap(gap: str, cues: ContextCues) -> bool:
+    """True when ``gap`` only separates items of one list on one line."""
+    if "\n" in gap or len(gap) > 40:
+        return False
+    words = TOKEN.findall(gap)
+    if any(t.casefold() not in cues.connectors for t in words):
+        return False
+    rest = TOKEN.sub("", gap)
+    # "EKS node groups" is no list: a list needs a separator, not just a space
+    return (bool(words) or bool(rest.strip())) and all(ch in _LIST_PUNCTUATION for ch in rest)
+
+
+def _screen(
+    text: str, candidates: list[Mention], sections: _Sections, cues: ContextCues
+) -> tuple[list[Mention], list[tuple[Mention, str]]]:
+    """Keep the mentions that are skills here; reject the rest with a reason."""
+    vetoes = [
+        "web_address"
+        if _web_address(text, c)
+        else _veto(text, c, cues)
+        if c.ambiguous or _acronym(c)
+        else None
+        for c in candidates
+    ]
+    accepted: list[Mention] = []
+    rejected: list[tuple[Mention, str]] = []
+    for index, mention in enumerate(candidates):
+        if not mention.ambiguous and vetoes[index] is None:
+            accepted.append(mention)
+            continue
+        reason = vetoes[index] or _context_problem(text, candidates, vetoes, index, sections, cues)
+        if reason is None:
+            accepted.append(mention)
+        elif mention.as_written and not mention.needs_context:
+            rejected.append((mention, reason))
+    return accepted, rejected
+
+
+def _context_problem(
+    text: str,
+    candidates: list[Mention],
+    vetoes: list[str | None],
+    index: int,
+    sections: _Sections,
+    cues: ContextCues,
+) -> str | None:
+    """None when an ambiguous mention stands in a skill context, else the reason."""
+    mention = candidates[index]
+    in_skills = sections.lists_skills(mention.start)
+    if mention.needs_context:
+        whole = _whole_item(text, mention.start, mention.end)
+        return (
+            None if in_skills and whole and not _in_label(text, mention.end) else "no_skill_context"
+        )
+    if not mention.as_written and len(mention.surface) <= _SHORT:
+        return "no_skill_context"
+    if in_skills or _listed_with_skills(text, candidates, vetoes, index, cues):
+        return None
+    line_start = text.rfind("\n", 0, mention.start) + 1
+    window = text[max(line_start, mention.start - 80) : mention.start]
+    if cues.context_before.search(window) or cues.context_after.match(text, mention.end):
+        return None
+    return "no_skill_context"
+
+
+# "(learning)" after a skill is no item of its own; "English (C1)" is one
+_ITEM_EDGE = re.compile(r"[,;|•·:/)\[\]\n–—]")
+_ITEM_EDGE_AFTER = re.compile(r"[,;|•·:/(\[\]\n–—]")
+
+
+def _whole_item(text: str, start: int, end: int) -> bool:
+    """True when the mention is a whole list item ("Sales, Accounting"), not a word of a
+    longer phrase ("Business case development", "Core Data")."""
+    before = text[max(0, start - 40) : start]
+    edges = list(_ITEM_EDGE.finditer(before))
+    lead = before[edges[-1].end() :] if edges else (before if start <= 40 else "x")
+    after = text[end : end + 40]
+    edge = _ITEM_EDGE_AFTER.search(after)
+    tail = after[: edge.start()] if edge else (after if end + 40 >= len(text) else "x")
+    return not TOKEN.search(lead) and not TOKEN.search(tail)
+
+
+def _in_label(text: str, position: int) -> bool:
+    """True when ``position`` is inside a line's label ("Digital skills: Word, Excel")."""
+    line_end = text.find("\n", position)
+    rest = text[position : line_end if line_end != -1 else len(text)]
+    item = re.split(r"[,;|•·]", rest, maxsplit=1)[0]
+    return ":" in item
+
+
+def _listed_with_skills(
+    text: str,
+    candidates: list[Mention],
+    vetoes: list[str | None],
+    index: int,
+    cues: ContextCues,
+) -> bool:
+    mention = candidates[index]
+    for other in (index - 1, index + 1):
+        if not 0 <= other < len(candidates) or vetoes[other]:
+            continue
+        neighbour = candidates[other]
+        if neighbour.needs_context or (neighbour.ambiguous and not neighbour.as_written):
+            continue
+        left, right = (neighbour, mention) if other < index else (mention, neighbour)
+        if _list_gap(text[left.end : right.start], cues):
+            return True
+    return False
+
+
+def find_mentions(
+    text: str,
+    vocabulary: Vocabulary,
+    skip: Sequence[tuple[int, int]] = (),
+    sections: Sequence[SectionLike] | None = None,
+) -> list[Mention]:
+    """Every spelling in ``text`` that is a skill in its place (context not yet judged)."""
+    _, candidates = _candidates(text, vocabulary, skip)
+    accepted, _ = _screen(text, candidates, _Sections(sections), default_cues())
+    return accepted
+
+
+# -- 3. ConText: what each mention means -------------------------------------------------
 
 
 class _Document:
-    """Everything the hold/reject decision needs, computed once per document.
+    """Everything the context decision needs, computed once per document.
 
-    Sentence and clause breaks, cues and the runs of listed skills are found in one
-    pass each, so deciding every mention costs a few binary searches: analysis stays
-    linear in the text, however many skills a CV lists.
+    Clause breaks, cues and the runs of listed skills are found in one pass each, so
+    deciding every mention costs a few binary searches: analysis stays linear in the
+    text, however many skills a CV lists.
     """
 
-    def __init__(self, text: str, mentions: list[Mention]):
+    def __init__(self, text: str, mentions: list[Mention], tokens: list[Token], cues: ContextCues):
         self.text = text
         self.mentions = mentions
         self.mention_starts = [m.start for m in mentions]
-        breaks = list(SENTENCE_END.finditer(text))
+        self.mention_ends = [m.end for m in mentions]
+        self.token_starts = [t.start for t in tokens]
+        breaks = list(_SENTENCE_END.finditer(text))
         self.sentence_starts = [m.start() for m in breaks]
         self.sentence_ends = [m.end() for m in breaks]
-        clauses = list(CLAUSE_BREAK.finditer(text))
-        self.clause_ends = [m.end() for m in clauses]
-        self.clause_starts = [m.start() for m in clauses]
-        self.cues = self._cues()
-        self.cue_ends = [c.end for c in self.cues]
-        self.list_run_start = self._list_runs()
+        found = self._usable(cues.find(text))
+        in_cue = _Spans([(c.start, c.end) for c in found])  # "clients using" ends nothing
+        clauses = sorted(
+            [m.span() for m in _CLAUSE_PUNCTUATION.finditer(text)]
+            + [m.span() for m in cues.terminator.finditer(text) if not in_cue.contains(m.start())]
+        )
+        self.clause_starts = [s for s, _ in clauses]
+        self.clause_ends = [e for _, e in clauses]
+        self.forward = [c for c in found if c.direction == "forward"]
+        self.forward_ends = [c.end for c in self.forward]
+        self.backward = sorted(
+            (c for c in found if c.direction == "backward"), key=lambda c: c.start
+        )
+        self.backward_starts = [c.start for c in self.backward]
+        self.run_start, self.run_end = self._list_runs(cues)
 
-    def _cues(self) -> list[_Cue]:
-        found = [
-            _Cue(reason, m.start(), m.end())
-            for reason, pattern in (("negated", NEGATION), ("aspirational", ASPIRATION))
-            for m in pattern.finditer(self.text)
-            if self._outside_mentions(m)
-        ]
-        return sorted(found, key=lambda c: (c.end, c.start))
+    def _usable(self, cues: list[Cue]) -> list[Cue]:
+        """Cues clipped to the text outside mentions ("learning" in "Machine Learning" is
+        no cue); a forward cue closing a bracket ("Rust (learning)") governs nothing after."""
+        usable = []
+        for cue in cues:
+            start, end = cue.start, cue.end
+            index = bisect_right(self.mention_starts, start) - 1
+            if index >= 0 and start < self.mention_ends[index]:
+                start = self.mention_ends[index]
+            index = bisect_right(self.mention_starts, end - 1) - 1
+            if (
+                index >= 0
+                and self.mention_starts[index] >= start
+                and end < self.mention_ends[index]
+            ):
+                end = self.mention_starts[index]
+            if end <= start:
+                continue
+            if cue.direction == "forward" and self.text[end : end + 3].lstrip()[:1] in (")", "]"):
+                continue
+            usable.append(Cue(cue.category, cue.direction, cue.reach, cue.max_tokens, start, end))
+        return usable
 
-    def _outside_mentions(self, match: re.Match[str]) -> bool:
-        # "(learning)" after a skill qualifies that skill only (TRAILING_ASPIRATION)
-        if self.text[match.end() : match.end() + 3].lstrip()[:1] in (")", "]"):
-            return False
-        index = bisect_right(self.mention_starts, match.start()) - 1
-        return index < 0 or not match.start() < self.mentions[index].end
-
-    def _list_runs(self) -> list[int]:
-        """For each mention, the first mention of the list it closes (joined by connectors)."""
-        runs: list[int] = []
+    def _list_runs(self, cues: ContextCues) -> tuple[list[int], list[int]]:
+        """For each mention, the first and last mention of the list it stands in."""
+        starts: list[int] = []
         for index, mention in enumerate(self.mentions):
-            if index and _is_list_gap(self.text[self.mentions[index - 1].end : mention.start]):
-                runs.append(runs[-1])
-            else:
-                runs.append(index)
-        return runs
+            joined = index and _list_gap(
+                self.text[self.mentions[index - 1].end : mention.start], cues
+            )
+            starts.append(starts[-1] if joined else index)
+        ends = [0] * len(self.mentions)
+        for index in range(len(self.mentions) - 1, -1, -1):
+            joined = index + 1 < len(self.mentions) and starts[index + 1] == starts[index]
+            ends[index] = ends[index + 1] if joined else index
+        return starts, ends
+
+    def words(self, start: int, end: int) -> int:
+        """Tokens starting in ``[start, end)``."""
+        return bisect_left(self.token_starts, end) - bisect_left(self.token_starts, start)
+
+    def clause_bounds(self, start: int, end: int) -> tuple[int, int]:
+        """The clause around a span: from the last break before it to the next after it."""
+        index = bisect_right(self.clause_ends, start) - 1
+        left = self.clause_ends[index] if index >= 0 else 0
+        index = bisect_left(self.clause_starts, end)
+        right = self.clause_starts[index] if index < len(self.clause_starts) else len(self.text)
+        return left, right
 
     def sentence_span(self, start: int, end: int) -> tuple[int, int]:
         """The sentence (or list line) around a span, stripped of bullets and spaces."""
@@ -183,28 +483,74 @@ class _Document:
             right -= 1
         return left, right
 
-    def clause_start(self, sentence_start: int, position: int) -> int:
-        """Where the clause holding ``position`` starts (a break ending at or before it)."""
-        index = bisect_right(self.clause_ends, position) - 1
-        if index >= 0 and self.clause_starts[index] >= sentence_start:
-            return self.clause_ends[index]
-        return sentence_start
+    def governing(self, index: int) -> tuple[Cue, int] | None:
+        """The cue that governs a mention, and how many words away it stands."""
+        mention = self.mentions[index]
+        left, right = self.clause_bounds(mention.start, mention.end)
+        found = [f for f in (self._forward(index, left), self._backward(index, right)) if f]
+        if not found:
+            return None
+        return min(found, key=lambda f: (f[0].category not in NOT_HELD, f[1]))
 
-    def last_cue(self, start: int, end: int) -> _Cue | None:
-        """The cue ending last within ``[start, end)``."""
-        index = bisect_right(self.cue_ends, end) - 1
-        if index >= 0 and self.cues[index].start >= start:
-            return self.cues[index]
+    def _forward(self, index: int, clause_start: int) -> tuple[Cue, int] | None:
+        mention = self.mentions[index]
+        position = bisect_right(self.forward_ends, mention.start) - 1
+        for cue in self.forward[max(0, position - _CUES_CHECKED + 1) : position + 1][::-1]:
+            if cue.start < clause_start:
+                break
+            distance = self._forward_distance(cue, index)
+            if distance is not None:
+                return cue, distance
         return None
 
+    def _forward_distance(self, cue: Cue, index: int) -> int | None:
+        mention = self.mentions[index]
+        if self._closed_bracket(cue, mention.start):
+            return None
+        distance = self.words(cue.end, mention.start)
+        first = bisect_left(self.mention_starts, cue.end, 0, index)
+        if cue.reach == "clause":
+            return distance if distance <= cue.max_tokens else None
+        if first == index:
+            return distance if distance <= cue.max_tokens else None
+        lead = self.words(cue.end, self.mentions[first].start)
+        if cue.reach == "first" and lead <= cue.max_tokens and self.run_start[index] <= first:
+            return lead
+        return None
 
-def _is_list_gap(gap: str) -> bool:
-    return all(t.text.casefold() in LIST_CONNECTORS for t in tokenize(gap))
+    def _closed_bracket(self, cue: Cue, position: int) -> bool:
+        """A cue inside brackets ("Docker (coursework only), React") ends with them."""
+        text = self.text
+        line = text.rfind("\n", 0, cue.start) + 1
+        opened = text.rfind("(", line, cue.start) > text.rfind(")", line, cue.start)
+        return opened and text.find(")", cue.end, position) != -1
+
+    def _backward(self, index: int, clause_end: int) -> tuple[Cue, int] | None:
+        mention = self.mentions[index]
+        position = bisect_left(self.backward_starts, mention.end)
+        for cue in self.backward[position : position + _CUES_CHECKED]:
+            if cue.start > clause_end:
+                break
+            distance = self._backward_distance(cue, index)
+            if distance is not None:
+                return cue, distance
+        return None
+
+    def _backward_distance(self, cue: Cue, index: int) -> int | None:
+        mention = self.mentions[index]
+        distance = self.words(mention.end, cue.start)
+        last = bisect_right(self.mention_ends, cue.start, index) - 1
+        if cue.reach == "clause" or last == index:
+            return distance if distance <= cue.max_tokens else None
+        tail = self.words(self.mentions[last].end, cue.start)
+        if cue.reach == "first" and tail <= cue.max_tokens and self.run_end[index] >= last:
+            return tail
+        return None
 
 
 def sentence_span(text: str, start: int, end: int) -> tuple[int, int]:
     """The sentence (or list line) around a span of ``text`` (one-off use; see ``_Document``)."""
-    return _Document(text, []).sentence_span(start, end)
+    return _Document(text, [], [], default_cues()).sentence_span(start, end)
 
 
 def evidence_span(
@@ -227,52 +573,50 @@ def evidence_span(
     return left, right
 
 
-def _rejection_reason(document: _Document, index: int, sentence_start: int) -> str | None:
-    """'negated' / 'aspirational' when a cue governs this mention, else None."""
-    mention = document.mentions[index]
-    if TRAILING_ASPIRATION.match(document.text, mention.end):
-        return "aspirational"
-    clause_start = document.clause_start(sentence_start, mention.start)
-    cue = document.last_cue(clause_start, mention.start)
-    if cue is None or not _governed(document, cue.end, index):
-        return None
-    return cue.reason
+# -- 4. held skills, strengths, rejected mentions ------------------------------------------
 
 
-def _governed(document: _Document, cue_end: int, index: int) -> bool:
-    """True when the mention is the first skill after the cue, or in a list right behind it."""
-    text, mention = document.text, document.mentions[index]
-    first = bisect_left(document.mention_starts, cue_end, 0, index)
-    if first == index:  # no skill between the cue and this mention
-        return len(tokenize(text[cue_end : mention.start])) <= MAX_WORDS_BETWEEN_CUE_AND_SKILL
-    lead = text[cue_end : document.mentions[first].start]
-    if len(tokenize(lead)) > MAX_WORDS_BETWEEN_CUE_AND_SKILL:
-        return False
-    return document.list_run_start[index] <= first
+def _strength(sections: _Sections, position: int, course: bool) -> SkillStrength:
+    if course:
+        return SkillStrength.COURSE
+    kind = sections.kind_at(position)
+    if kind is None or (kind == "header" and not sections.headed):
+        return SkillStrength.ROLE  # no headings: nothing says it is less than a role
+    return _SECTION_STRENGTH.get(kind, SkillStrength.SKILLS_LIST)
 
 
 def extract_skills(
-    text: str, vocabulary: Vocabulary, source_file: str, skip: Sequence[tuple[int, int]] = ()
+    text: str,
+    vocabulary: Vocabulary,
+    source_file: str,
+    skip: Sequence[tuple[int, int]] = (),
+    sections: Sequence[SectionLike] | None = None,
 ) -> SkillExtraction:
-    """Held skills with evidence (explicit, then implied) and the rejected mentions."""
-    mentions = find_mentions(text, vocabulary, skip)
-    document = _Document(text, mentions)
+    """Held skills with evidence and strength (explicit, then implied), and the rejected
+    mentions with their reasons. ``sections`` (``cv_parser.split_sections``) decide the
+    strengths and which lists are skills sections; without them, headings are found here."""
+    if sections is None:
+        from talentrag.ingestion.cv_parser import split_sections  # cv_parser imports this module
+
+        sections = split_sections(text)
+    cues = default_cues()
+    located = _Sections(sections)
+    tokens, candidates = _candidates(text, vocabulary, skip)
+    mentions, screened_out = _screen(text, candidates, located, cues)
+    document = _Document(text, mentions, tokens, cues)
     held: dict[str, HeldSkill] = {}
     rejected: dict[str, RejectedMention] = {}
+    for mention, reason in screened_out:
+        _add_rejected(rejected, mention, reason, _evidence(document, mention, source_file))
     for index, mention in enumerate(mentions):
-        sentence = document.sentence_span(mention.start, mention.end)
-        start, end = evidence_span(document, mention, sentence)
-        evidence = Evidence(
-            text=text[start:end], source_file=source_file, start=start, end=end, skill=mention.skill
-        )
-        reason = _rejection_reason(document, index, sentence[0])
-        if reason:
-            rejected.setdefault(
-                mention.skill,
-                RejectedMention(skill=mention.skill, reason=reason, evidence=evidence),
-            )
+        evidence = _evidence(document, mention, source_file)
+        governing = document.governing(index)
+        category = governing[0].category if governing else None
+        if category in NOT_HELD:
+            _add_rejected(rejected, mention, str(category), evidence)
             continue
-        _add_held(held, vocabulary, mention, evidence)
+        strength = _strength(located, mention.start, category is CueCategory.COURSE)
+        _add_held(held, vocabulary, mention, evidence, strength)
     _add_implied(held, vocabulary)
     rejected_only = [r for skill, r in rejected.items() if skill not in held]
     return SkillExtraction(
@@ -280,8 +624,32 @@ def extract_skills(
     )
 
 
+def _evidence(document: _Document, mention: Mention, source_file: str) -> Evidence:
+    sentence = document.sentence_span(mention.start, mention.end)
+    start, end = evidence_span(document, mention, sentence)
+    return Evidence(
+        text=document.text[start:end],
+        source_file=source_file,
+        start=start,
+        end=end,
+        skill=mention.skill,
+    )
+
+
+def _add_rejected(
+    rejected: dict[str, RejectedMention], mention: Mention, reason: str, evidence: Evidence
+) -> None:
+    rejected.setdefault(
+        mention.skill, RejectedMention(skill=mention.skill, reason=reason, evidence=evidence)
+    )
+
+
 def _add_held(
-    held: dict[str, HeldSkill], vocabulary: Vocabulary, mention: Mention, evidence: Evidence
+    held: dict[str, HeldSkill],
+    vocabulary: Vocabulary,
+    mention: Mention,
+    evidence: Evidence,
+    strength: SkillStrength,
 ) -> None:
     kind = MatchKind.ALIAS if mention.is_alias else MatchKind.EXACT
     current = held.get(mention.skill)
@@ -294,9 +662,12 @@ def _add_held(
             surface=mention.surface,
             mentions=1,
             evidence=[evidence],
+            strength=strength,
         )
         return
     current.mentions += 1
+    if current.strength is None or STRENGTH_RANK[strength] > STRENGTH_RANK[current.strength]:
+        current.strength = strength
     if kind is MatchKind.EXACT and current.kind is not MatchKind.EXACT:
         current.kind, current.confidence = kind, HELD_CONFIDENCE[kind]
         current.surface = mention.surface
@@ -309,7 +680,10 @@ def _add_held(
 def _add_implied(held: dict[str, HeldSkill], vocabulary: Vocabulary) -> None:
     for explicit in list(held.values()):
         for implied in vocabulary.implied_closure[explicit.skill]:
-            if implied in held:
+            current = held.get(implied)
+            if current is not None:
+                if current.kind is MatchKind.IMPLIED and _stronger(explicit, current):
+                    current.strength = explicit.strength
                 continue
             held[implied] = HeldSkill(
                 skill=implied,
@@ -319,4 +693,11 @@ def _add_implied(held: dict[str, HeldSkill], vocabulary: Vocabulary) -> None:
                 surface=explicit.skill,
                 mentions=0,
                 evidence=[e.model_copy(update={"skill": implied}) for e in explicit.evidence[:1]],
+                strength=explicit.strength,
             )
+
+
+def _stronger(first: HeldSkill, second: HeldSkill) -> bool:
+    if first.strength is None:
+        return False
+    return second.strength is None or STRENGTH_RANK[first.strength] > STRENGTH_RANK[second.strength]

@@ -1,0 +1,233 @@
+"""Cue lexicons that decide what a skill mention means, kept as data (ConText-style).
+
+``data/context_cues.yaml`` lists triggers by category (negated, aspirational,
+other_person, project_domain, course), each with a direction, a reach and a scope in
+words, plus clause terminators, pseudo-triggers, list connectors, the phrases that make
+a short skill name a skill ("programming in C") and the words that make a capitalised
+run a name ("IPS Academy"). This module validates and compiles the file once; the
+matcher in ``skills.py`` applies it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from talentrag.errors import ConfigurationError
+
+
+class CueCategory(StrEnum):
+    """What a cue says about the skills it governs."""
+
+    NEGATED = "negated"
+    ASPIRATIONAL = "aspirational"
+    OTHER_PERSON = "other_person"
+    PROJECT_DOMAIN = "project_domain"
+    COURSE = "course"
+
+
+# Categories whose mentions are not held (course is held, only weaker).
+NOT_HELD = frozenset(
+    {
+        CueCategory.NEGATED,
+        CueCategory.ASPIRATIONAL,
+        CueCategory.OTHER_PERSON,
+        CueCategory.PROJECT_DOMAIN,
+    }
+)
+
+
+class CueFileError(ConfigurationError):
+    """The cue file is unreadable or breaks a rule; the message names each problem."""
+
+
+class CueRule(BaseModel):
+    """One group of triggers sharing a category, direction, reach and scope."""
+
+    model_config = ConfigDict(extra="forbid")
+    category: CueCategory
+    direction: Literal["forward", "backward"]
+    reach: Literal["nearest", "first", "clause"] = "first"
+    max_tokens: int = Field(ge=0, le=60)
+    triggers: list[str] = Field(min_length=1)
+
+
+class SkillContextSpec(BaseModel):
+    """Phrases right before or after a short skill name that make it a skill."""
+
+    model_config = ConfigDict(extra="forbid")
+    before: list[str] = Field(min_length=1)
+    after: list[str] = Field(min_length=1)
+
+
+class CueFile(BaseModel):
+    """The whole cue file."""
+
+    model_config = ConfigDict(extra="forbid")
+    version: Literal[1]
+    terminators: list[str] = Field(min_length=1)
+    list_connectors: list[str] = Field(min_length=1)
+    pseudo: list[str] = Field(default_factory=list)
+    skill_context: SkillContextSpec
+    org_words: list[str] = Field(min_length=1)
+    rules: list[CueRule] = Field(min_length=1)
+
+
+@dataclass(frozen=True)
+class Cue:
+    """A trigger found in a text, with the rule it belongs to."""
+
+    category: CueCategory
+    direction: str
+    reach: str
+    max_tokens: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class _CompiledRule:
+    rule: CueRule
+    pattern: re.Pattern[str]
+
+
+@dataclass(frozen=True)
+class ContextCues:
+    """The compiled cue file: one pattern per rule and per word list."""
+
+    rules: tuple[_CompiledRule, ...]
+    terminator: re.Pattern[str]
+    pseudo: re.Pattern[str] | None
+    connectors: frozenset[str]
+    context_before: re.Pattern[str]
+    context_after: re.Pattern[str]
+    org_words: frozenset[str]
+    org_after: re.Pattern[str]
+
+    def find(self, text: str) -> list[Cue]:
+        """Every trigger in ``text`` outside the pseudo-trigger spans, by end offset."""
+        blocked = [m.span() for m in self.pseudo.finditer(text)] if self.pseudo else []
+        found = [
+            Cue(rule.category, rule.direction, rule.reach, rule.max_tokens, m.start(), m.end())
+            for compiled in self.rules
+            for rule in (compiled.rule,)
+            for m in compiled.pattern.finditer(text)
+            if m.end() > m.start() and not _inside_any(m.span(), blocked)
+        ]
+        return sorted(_outermost(found), key=lambda c: (c.end, c.start))
+
+
+def _outermost(cues: list[Cue]) -> list[Cue]:
+    """Drop a cue lying inside a longer one of the same direction ("coursework" in
+    "(coursework only)"); cues of opposite directions may share words."""
+    kept: list[Cue] = []
+    reach = {"forward": -1, "backward": -1}
+    for cue in sorted(cues, key=lambda c: (c.start, -c.end)):
+        if cue.end <= reach[cue.direction]:
+            continue
+        kept.append(cue)
+        reach[cue.direction] = cue.end
+    return kept
+
+
+def _inside_any(span: tuple[int, int], blocked: list[tuple[int, int]]) -> bool:
+    # pseudo spans are few per text; a linear scan over a sorted list would also do
+    return any(start <= span[0] and span[1] <= end for start, end in blocked) if blocked else False
+
+
+# Word boundaries that hold whether a phrase starts or ends in a letter or a symbol
+# ("client:", "app ("): a letter edge must not touch another letter.
+_START = r"(?:(?<!\w)(?=\w)|(?=\W))"
+_END = r"(?:(?<=\w)(?!\w)|(?<=\W))"
+
+
+def _phrases(phrases: list[str]) -> str:
+    """One alternation; a space in a phrase matches any run of spaces (PDF text)."""
+    ordered = sorted(phrases, key=len, reverse=True)
+    return "|".join("(?:" + p.replace(" ", r"\s+") + ")" for p in ordered)
+
+
+def _words(phrases: list[str]) -> re.Pattern[str]:
+    """Phrases on word boundaries, case-insensitive."""
+    return re.compile(rf"{_START}(?:{_phrases(phrases)}){_END}", re.IGNORECASE)
+
+
+def _problems(spec: CueFile) -> list[str]:
+    problems = []
+    lists = {
+        "terminators": spec.terminators,
+        "pseudo": spec.pseudo,
+        "skill_context.before": spec.skill_context.before,
+        "skill_context.after": spec.skill_context.after,
+    }
+    lists.update({f"rules[{i}].triggers": r.triggers for i, r in enumerate(spec.rules)})
+    for where, phrases in lists.items():
+        for phrase in phrases:
+            if not phrase.strip():
+                problems.append(f"{where}: empty phrase")
+                continue
+            try:
+                re.compile(phrase)
+            except re.error as exc:
+                problems.append(f"{where}: {phrase!r} is not a valid pattern ({exc})")
+    return problems
+
+
+def compile_cues(spec: CueFile) -> ContextCues:
+    """Compile a validated cue file (raises ``CueFileError`` on a bad pattern)."""
+    problems = _problems(spec)
+    if problems:
+        raise CueFileError(
+            "context cues have problems:\n" + "\n".join(f"  - {p}" for p in problems)
+        )
+    return ContextCues(
+        rules=tuple(_CompiledRule(rule, _words(rule.triggers)) for rule in spec.rules),
+        terminator=_words(spec.terminators),
+        pseudo=_words(spec.pseudo) if spec.pseudo else None,
+        connectors=frozenset(c.casefold() for c in spec.list_connectors),
+        context_before=re.compile(
+            rf"{_START}(?:{_phrases(spec.skill_context.before)})[\s:]*$", re.IGNORECASE
+        ),
+        context_after=re.compile(
+            rf"[\s-]*(?:{_phrases(spec.skill_context.after)}){_END}", re.IGNORECASE
+        ),
+        org_words=frozenset(w.casefold() for w in spec.org_words),
+        # up to four capitalised words, then an organisation word: "IPS Academy",
+        # "A C Patil College", "Kaveri AI Labs"
+        org_after=re.compile(
+            rf"(?:[ \t]+[A-Z][\w&'.-]*){{0,4}}?[ \t]+(?i:{_phrases(spec.org_words)})(?!\w)"
+        ),
+    )
+
+
+def default_cues_path() -> Path:
+    """The cue file shipped in the package."""
+    return Path(str(resources.files("talentrag.ingestion") / "data" / "context_cues.yaml"))
+
+
+def load_cues(path: Path | None = None) -> ContextCues:
+    """Read, validate and compile a cue file; ``CueFileError`` says what is wrong."""
+    path = path or default_cues_path()
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise CueFileError(f"cannot read context cues {path}: {exc}") from exc
+    try:
+        spec = CueFile.model_validate(raw)
+    except ValidationError as exc:
+        raise CueFileError(f"context cues {path} have the wrong shape:\n{exc}") from exc
+    return compile_cues(spec)
+
+
+@lru_cache(maxsize=1)
+def default_cues() -> ContextCues:
+    """The shipped cues, loaded once per process."""
+    return load_cues()
