@@ -17,12 +17,11 @@ def check(report: Report, key: str) -> None:
     assert target.met(report), f"{target.name}: measured {target.figure(report)}"
 
 
-@pytest.mark.xfail(strict=True, reason="not met yet: claim F1 0.807")
+@pytest.mark.xfail(strict=True, reason="not met yet: claim F1 0.854")
 def test_claim_f1(devset_report: Report) -> None:
     check(devset_report, "claim_f1")
 
 
-@pytest.mark.xfail(strict=True, reason="not met yet: 74 context errors")
 def test_context_errors(devset_report: Report) -> None:
     check(devset_report, "context_errors")
 
@@ -31,7 +30,6 @@ def test_level_accuracy(devset_report: Report) -> None:
     check(devset_report, "level_accuracy")
 
 
-@pytest.mark.xfail(strict=True, reason="not met yet: 33 false holders of C, R, Go")
 def test_short_skills_only_where_held(devset_report: Report) -> None:
     check(devset_report, "short_skills")
 
