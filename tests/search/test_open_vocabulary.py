@@ -39,6 +39,8 @@ async def test_a_skill_outside_the_vocabulary_is_found_in_the_cv_text(kb: Knowle
     assert "Zemax OpticStudio" in evidence.text
     assert CVS["mira"][evidence.start : evidence.end] == evidence.text  # the stored text
     assert evidence.source_file == "mira.txt"
+    (resolved,) = answer.resolved_skills
+    assert (resolved.skill, resolved.how, resolved.found_in_text) == (None, None, 1)
 
 
 async def test_a_broad_term_finds_its_family(kb: KnowledgeBase):
@@ -47,3 +49,6 @@ async def test_a_broad_term_finds_its_family(kb: KnowledgeBase):
     for candidate in answer.candidates:
         (match,) = candidate.skill_matches
         assert match.kind is MatchKind.NARROWER and match.skill != "Nursing"
+    (resolved,) = answer.resolved_skills
+    assert (resolved.skill, resolved.how) == ("Nursing", MatchKind.EXACT)
+    assert resolved.accepts > 10 and resolved.found_in_text == 0

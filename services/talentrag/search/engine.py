@@ -19,6 +19,7 @@ from talentrag.policy.limits import MAX_EVIDENCE, MAX_TEXT_MATCHES
 from talentrag.search.models import (
     NO_MATCH_MESSAGE,
     CandidateResult,
+    ResolvedSkill,
     SearchRequest,
     SearchResponse,
     SkillMatchDetail,
@@ -75,6 +76,7 @@ class SearchService:
             total_considered=len(matches),
             processing_time_ms=round((time.perf_counter() - started) * 1000, 2),
             message=message,
+            resolved_skills=[_resolved(s) for s in skills],
         )
 
     # -- candidate pool ----------------------------------------------------------------
@@ -156,6 +158,17 @@ class SearchService:
         if request.experience_level and matches:
             return f"{NO_MATCH_MESSAGE} Candidates have these skills, but none at {request.experience_level.value} level."
         return f"{NO_MATCH_MESSAGE} No candidate holds '{required[0].requested}'."
+
+
+def _resolved(skill: RequestedSkill) -> ResolvedSkill:
+    return ResolvedSkill(
+        requested=skill.requested,
+        required=skill.required,
+        skill=skill.primary.skill if skill.primary else None,
+        how=skill.primary.kind if skill.primary else None,
+        accepts=len(skill.accepts),
+        found_in_text=len(skill.found_in_text),
+    )
 
 
 def _result(

@@ -125,6 +125,27 @@ class SkillMatchDetail(BaseModel):
     required: bool
 
 
+class ResolvedSkill(BaseModel):
+    """How one requested skill was understood, before any candidate was looked at."""
+
+    requested: str = Field(description="The recruiter's wording.")
+    required: bool
+    skill: str | None = Field(
+        description="The canonical skill it names; null when the vocabulary has none."
+    )
+    how: MatchKind | None = Field(
+        description="exact, alias or semantic (an embedding neighbour of the same concept); "
+        "null when unknown to the vocabulary."
+    )
+    accepts: int = Field(
+        description="Canonical skills that count for it: itself, skills implying it, its "
+        "family when it is a broad term, related skills."
+    )
+    found_in_text: int = Field(
+        description="CVs credited because their text names it (searched when nobody holds it)."
+    )
+
+
 class CandidateResult(BaseModel):
     """One ranked candidate: matched and missing skills, score, evidence and why."""
 
@@ -166,3 +187,6 @@ class SearchResponse(BaseModel):
     )
     processing_time_ms: float
     message: str | None = None
+    resolved_skills: list[ResolvedSkill] = Field(
+        default_factory=list, description="How each requested skill was resolved."
+    )
