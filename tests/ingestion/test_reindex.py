@@ -8,7 +8,13 @@ completes it.
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -273,6 +279,85 @@ async def test_start_up_reanalyses_every_tenant_or_refuses(tmp_path: Path, vocab
         assert await service.stale_analysis() == {}
         assert NEW_SKILL in (await kb.store.get("acme", "cem")).skill_names()
         assert await service.bring_analysis_up_to_date() == []
+
+
+KILL_BATCH = 8
+KILL_COPIES = 8
+
+
+def _counts(db: Path, stamp: str) -> tuple[int, int]:
+    """(active rows at ``stamp``, pending rows), read while the reindex process writes."""
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=0.1) as connection:
+            ((done, pending),) = connection.execute(
+                "SELECT SUM(status='active' AND analysis=?), SUM(status='pending') FROM documents",
+                [stamp],
+            ).fetchall()
+            return done or 0, pending or 0
+    except sqlite3.Error:
+        return 0, 0
+
+
+def _kill_mid_batch(process: subprocess.Popen, db: Path, stamp: str) -> None:
+    deadline = time.monotonic() + 240
+    while process.poll() is None and time.monotonic() < deadline:
+        done, pending = _counts(db, stamp)
+        if done >= KILL_BATCH and pending:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait()
+            return
+        time.sleep(0.005)
+    raise AssertionError(f"never saw a pending batch to interrupt (exit {process.poll()})")
+
+
+async def test_a_killed_reindex_loses_nothing_and_the_next_run_completes(
+    tmp_path: Path, vocabularies
+):
+    """SIGKILL a real ``talentrag reindex`` with a batch half-written; then run it again."""
+    old, new = vocabularies
+    data_dir = tmp_path / "kb"
+    cvs = {
+        f"{i}-{k}": f"{text}Reference number {k}.\n"
+        for i, text in CVS.items()
+        for k in range(KILL_COPIES)
+    }
+    settings = Settings(data_dir=data_dir, vocabulary_path=old, ingest_workers=0)
+    async with open_knowledge_base(settings, as_of=AS_OF) as kb:  # MiniLM: slow enough to catch
+        await _ingest(kb, cvs)
+    stamp = analysis_version(load_vocabulary(new))
+    command = [sys.executable, "-m", "talentrag.cli", "reindex", "--data-dir", str(data_dir)]
+    command += ["--quiet", "--as-of", AS_OF.isoformat()]
+    env = os.environ | {
+        "TALENTRAG_VOCABULARY_PATH": str(new),
+        "TALENTRAG_INGEST_BATCH_SIZE": str(KILL_BATCH),
+        "TALENTRAG_EMBEDDER": "minilm",
+    }
+
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _kill_mid_batch(process, data_dir / "candidates.sqlite3", stamp)
+
+    later = Settings(data_dir=data_dir, vocabulary_path=new, ingest_workers=0)
+    async with open_knowledge_base(later, as_of=AS_OF) as kb:
+        active = [r.id for r in await kb.store.list_documents("default", limit=1000)]
+        pending = [w.record.id for w in await kb.store.unfinished("default")]
+        assert pending and sorted(active + pending) == sorted(cvs)  # nothing lost
+        assert all(w.previous is not None for w in await kb.store.unfinished("default"))
+        await _assert_whole(kb, active)  # what searches see is whole in both stores
+        left = await kb.ingestor.stale_count("default")
+        assert 0 < left < len(cvs) - len(pending)
+
+    rerun = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+
+    assert rerun.returncode == 0, rerun.stderr
+    # the interrupted batch is completed first; the run re-analyses only what was left
+    assert f"tenant default: {left} documents re-analysed" in rerun.stdout
+    async with open_knowledge_base(later, as_of=AS_OF) as kb:
+        await _assert_whole(kb, list(cvs))
+        assert await kb.ingestor.stale_count("default") == 0
+        holders = await kb.store.get_many("default", list(cvs))
+        assert sorted(i for i, r in holders.items() if NEW_SKILL in r.skill_names()) == sorted(
+            i for i in cvs if not i.startswith("ada")
+        )
 
 
 def test_the_stamp_names_the_analyser_and_the_vocabulary(vocabularies):
