@@ -106,7 +106,8 @@ class ReindexReport:
     """Documents that were not at the current analysis version when the run started."""
     reanalysed: int
     changed: int
-    """Re-analysed documents whose skills, level or years came out different."""
+    """Re-analysed documents whose record came out different (rewritten in both stores;
+    the others only get the new stamp, since LightRAG would receive the same content)."""
     failed: list[IngestResult]
     """Documents whose analysis failed: their previous version stays, a re-run retries them."""
 
@@ -437,7 +438,7 @@ class Ingestor:
         analyzed = await asyncio.gather(
             *(self._analyze(source) for source in sources), return_exceptions=True
         )
-        writes, failed, changed = [], [], 0
+        writes, failed, same = [], [], []
         for old, source, doc in zip(stored, sources, analyzed, strict=True):
             if isinstance(doc, Exception):  # an analyser bug: this document keeps its version
                 log.warning("re-analysing a document failed: %s", type(doc).__name__)
@@ -446,11 +447,14 @@ class Ingestor:
                 continue
             if isinstance(doc, BaseException):
                 raise doc
-            changed += _summary_of(doc.record) != _summary_of(old.record)
-            writes.append((doc, source.text))
+            if source.text == old.text and _same_record(doc.record, old.record):
+                same.append(old.record.id)
+            else:
+                writes.append((doc, source.text))
         names = {s.record.id: s.given_name for s in stored if s.given_name}
         await self._write(tenant, writes, given_names=names)
-        return changed, failed
+        await self.store.restamp(tenant, same, self.analysis)
+        return len(writes), failed
 
     async def _analyze(self, source: SourceDocument) -> AnalyzedDocument:
         return await self.pool.analyze(
@@ -576,9 +580,10 @@ class UnfinishedWrites(Unavailable):
         self.ids = ids
 
 
-def _summary_of(record: DocumentRecord) -> tuple[object, ...]:
-    """What a re-analysis report counts as a change: held skills, level and years."""
-    return (sorted(record.skill_names()), record.level, record.years)
+def _same_record(new: DocumentRecord, old: DocumentRecord) -> bool:
+    """Equal records of equal texts: LightRAG would get exactly what it already holds."""
+    ignore = {"tenant", "created_at", "updated_at"}
+    return new.model_dump(exclude=ignore) == old.model_dump(exclude=ignore)
 
 
 def _version_before(write: UnfinishedWrite) -> tuple[DocumentRecord, str] | None:

@@ -174,6 +174,10 @@ class CandidateStore(ABC):
         """Active documents not analysed under ``analysis``, ordered by id, after ``after_id``."""
 
     @abstractmethod
+    async def restamp(self, tenant: str, ids: list[str], analysis: str) -> None:
+        """Mark active documents as analysed under ``analysis`` (their record came out equal)."""
+
+    @abstractmethod
     async def stale_counts(self, analysis: str) -> dict[str, int]:
         """Per tenant, how many active documents were not analysed under ``analysis``."""
 

@@ -497,6 +497,14 @@ class SQLiteCandidateStore(CandidateStore):
         ) as cursor:
             return [StoredText(_record(row[:3]), row[3], row[4]) async for row in cursor]
 
+    async def restamp(self, tenant: str, ids: list[str], analysis: str) -> None:
+        """Set the stamp of the active rows among ``ids``; one transaction."""
+        await self.db.executemany(
+            "UPDATE documents SET analysis=? WHERE tenant=? AND id=? AND status='active'",
+            [(analysis, tenant, i) for i in ids],
+        )
+        await self.db.commit()
+
     async def stale_counts(self, analysis: str) -> dict[str, int]:
         """Per tenant, the active rows whose stamp is not ``analysis``."""
         async with self.db.execute(
