@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ from talentrag.ingestion.analyze import analyze_document
 from talentrag.runtime import open_knowledge_base
 from talentrag.vocabulary import load_vocabulary
 from tests.conftest import AS_OF
+from tests.ingestion.test_reindex import CVS, NEW_SKILL, write_vocabularies
 
 FIXTURES = Path(__file__).parent / "fixtures" / "corpus"
 
@@ -211,3 +213,73 @@ def test_id_and_replace_make_a_replacement_explicit(tmp_path: Path):
     assert _run("candidate", "ats-101", "--json", data_dir=data_dir).returncode == 0
     several = _run("ingest", str(tmp_path / "a"), str(maya), "--id", "x", data_dir=data_dir)
     assert several.returncode == 2 and "an id names one file; 2 files" in several.stderr
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def stale_kb(tmp_path: Path) -> tuple[Path, dict, dict]:
+    """Two CVs ingested under the packaged vocabulary; (data dir, old env, new env)."""
+    old, new = write_vocabularies(tmp_path / "vocabulary")
+    data_dir, cvs = tmp_path / "kb", tmp_path / "cvs"
+    cvs.mkdir()
+    (cvs / "bea.txt").write_text(CVS["bea"])
+    (cvs / "ada.txt").write_text(CVS["ada"])
+    before = {"TALENTRAG_VOCABULARY_PATH": str(old)}
+    ingested = _run("ingest", str(cvs), "--quiet", data_dir=data_dir, env=before)
+    assert "2 ingested" in ingested.stdout, ingested.stdout + ingested.stderr
+    return data_dir, before, {"TALENTRAG_VOCABULARY_PATH": str(new)}
+
+
+def test_reindex_brings_a_new_vocabulary_to_stored_cvs(stale_kb):
+    data_dir, before, after = stale_kb
+    assert "out-of-date" not in _run("summary", data_dir=data_dir, env=before).stdout
+    summary = _run("summary", data_dir=data_dir, env=after).stdout
+    assert "out-of-date analysis: 2 documents" in " ".join(summary.split())
+    stale_search = _run("search", "--required", NEW_SKILL, data_dir=data_dir, env=after)
+    assert "run `talentrag reindex`" in " ".join(stale_search.stderr.split())
+
+    reindexed = _run("reindex", data_dir=data_dir, env=after)
+
+    assert reindexed.returncode == 0, reindexed.stderr
+    assert "tenant default: 2 documents re-analysed (1 changed), 0 failed" in reindexed.stdout
+    record = json.loads(_run("candidate", "bea", "--json", data_dir=data_dir, env=after).stdout)
+    assert NEW_SKILL in [s["skill"] for s in record["skills"]]
+    search = _run("search", "--required", NEW_SKILL, "--json", data_dir=data_dir, env=after)
+    assert search.stderr == ""
+    assert [c["candidate_id"] for c in json.loads(search.stdout)["candidates"]] == ["bea"]
+    again = _run("reindex", "--all-tenants", data_dir=data_dir, env=after)
+    assert "nothing to re-analyse" in again.stdout and again.returncode == 0
+
+
+def test_serve_reanalyses_before_serving_or_refuses(stale_kb):
+    data_dir, _, after = stale_kb
+    port = str(_free_port())
+    refuse = after | {"TALENTRAG_REINDEX_ON_START": "false"}
+    refused = _run("serve", "--port", port, data_dir=data_dir, env=refuse)
+    message = " ".join(refused.stderr.split())
+    assert refused.returncode == 2 and "2 in tenant default" in message, refused.stderr
+    assert "run `talentrag reindex --all-tenants`" in message and "Traceback" not in message
+
+    command = [sys.executable, "-m", "talentrag.cli", "serve", "--port", port]
+    environment = os.environ | {"TALENTRAG_EMBEDDER": "hashing"} | after
+    server = subprocess.Popen(
+        [*command, "--data-dir", str(data_dir)],
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        lines = [server.stdout.readline() for _ in range(2)]
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+    assert "tenant default: 2 documents re-analysed (1 changed)" in lines[0], lines
+    assert "talentrag serving" in lines[1]
+    assert "out-of-date" not in _run("summary", data_dir=data_dir, env=after).stdout

@@ -24,6 +24,7 @@ from talentrag.domain import DocumentRecord, DocumentType
 from talentrag.embeddings import Embedder
 from talentrag.errors import (
     Busy,
+    ConfigurationError,
     InvalidInput,
     NotFound,
     PayloadTooLarge,
@@ -36,6 +37,8 @@ from talentrag.ingestion.pipeline import (
     Outcome,
     Precondition,
     ProgressCallback,
+    ReindexProgress,
+    ReindexReport,
     SourceDocument,
     UnfinishedWrites,
     expand_paths,
@@ -375,6 +378,50 @@ class TalentService:
                 log.warning("start-up recovery left %d writes unfinished", len(exc.ids))
         return recovered
 
+    # -- re-analysis ------------------------------------------------------------------
+    async def stale_analysis(self, tenant: str | None = None) -> dict[str, int]:
+        """Per tenant (or for one), documents analysed under another vocabulary or analyser."""
+        counts = await self.kb.store.stale_counts(self.kb.ingestor.analysis)
+        return counts if tenant is None else {t: n for t, n in counts.items() if t == tenant}
+
+    async def reindex(self, tenant: str, progress: ReindexProgress | None = None) -> ReindexReport:
+        """Re-analyse the tenant's out-of-date documents from their stored text.
+
+        Atomic per batch in both stores; a killed run is completed by the next write
+        and continued by the next run (what is done is skipped).
+        """
+        return await self.kb.ingestor.reindex(tenant, progress)
+
+    async def bring_analysis_up_to_date(self) -> list[ReindexReport]:
+        """The server's start-up check: never serve records of an older analysis silently.
+
+        Re-analyses every tenant's out-of-date documents before serving, or, with
+        ``reindex_on_start`` off, refuses to start and says what to run.
+        """
+        stale = await self.stale_analysis()
+        if not stale:
+            return []
+        if not self.settings.reindex_on_start:
+            raise StaleAnalysis(stale)
+        reports = []
+        for tenant, count in stale.items():
+            log.warning(
+                "re-analysing %d documents of tenant %s (the vocabulary or analyser changed) "
+                "before serving",
+                count,
+                tenant,
+            )
+            report = await self.reindex(tenant)
+            reports.append(report)
+            log.warning(
+                "re-analysed %d documents of tenant %s (%d changed, %d failed)",
+                report.reanalysed,
+                tenant,
+                report.changed,
+                len(report.failed),
+            )
+        return reports
+
     async def repair(self, tenant: str, *, drop: bool) -> list[str]:
         """Complete the tenant's unfinished writes, or with ``drop`` undo them; their ids."""
         return await self.kb.ingestor.repair(tenant, drop=drop)
@@ -402,6 +449,19 @@ class TalentService:
         if record is None:  # cannot happen after a successful write; never report it as done
             raise RuntimeError(f"document {source.document_id!r} was written but cannot be read")
         return StoredDocument(record=record, created=result.outcome is Outcome.INGESTED)
+
+
+class StaleAnalysis(ConfigurationError):
+    """Stored records were made under another vocabulary or analyser, and may not be served."""
+
+    def __init__(self, stale: dict[str, int]):
+        counts = ", ".join(f"{n} in tenant {t}" for t, n in stale.items())
+        super().__init__(
+            f"stored documents were analysed with another vocabulary or analyser ({counts}); "
+            "run `talentrag reindex --all-tenants` to re-analyse them from their stored text, "
+            "or set TALENTRAG_REINDEX_ON_START=true to do it at start-up"
+        )
+        self.stale = stale
 
 
 def etag(record: DocumentRecord) -> str:
@@ -446,6 +506,8 @@ async def open_service(
 
 __all__ = [
     "CandidatePage",
+    "ReindexReport",
+    "StaleAnalysis",
     "StoredDocument",
     "TalentService",
     "TextDocument",

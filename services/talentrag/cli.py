@@ -1,4 +1,4 @@
-"""The ``talentrag`` command line: ingest, inspect, summarise.
+"""The ``talentrag`` command line: ingest, inspect, summarise, re-analyse.
 
 Thin: it parses arguments, calls the application layer and prints. Every
 ``talentrag.errors`` error is one line on stderr with its exit code (2 when the
@@ -22,12 +22,18 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from talentrag.application import expand_paths, open_service, require_paths
+from talentrag.application import (
+    StaleAnalysis,
+    TalentService,
+    expand_paths,
+    open_service,
+    require_paths,
+)
 from talentrag.config import Settings
 from talentrag.domain import DocumentRecord, DocumentType, ExperienceLevel
 from talentrag.errors import ConfigurationError, InvalidInput, TalentragError
 from talentrag.ingestion.analyze import document_id_for
-from talentrag.ingestion.pipeline import IngestResult, Outcome
+from talentrag.ingestion.pipeline import IngestResult, Outcome, ReindexReport
 from talentrag.policy.limits import MAX_TOP_K
 from talentrag.runtime import writer_lock
 from talentrag.search import SearchRequest
@@ -98,6 +104,21 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="undo them instead: replaced documents get their previous version back",
     )
+
+    reindex = commands.add_parser(
+        "reindex",
+        parents=[common],
+        help="re-analyse stored documents after a vocabulary or analyser change (no files read)",
+    )
+    reindex.add_argument(
+        "--all-tenants",
+        action="store_true",
+        help="every tenant with out-of-date documents (default: --tenant's)",
+    )
+    reindex.add_argument(
+        "--as-of", type=date.fromisoformat, help="date that 'present' means (default today)"
+    )
+    reindex.add_argument("--quiet", action="store_true", help="no progress bar")
 
     search = commands.add_parser(
         "search", parents=[common], help="rank candidates by required and preferred skills"
@@ -199,6 +220,7 @@ def _print_ingest_summary(results: list[IngestResult], named: str | None = None)
 # -- inspection -----------------------------------------------------------------------
 async def _candidates(args: argparse.Namespace, settings: Settings) -> int:
     async with open_service(settings) as service:
+        await _warn_if_stale(service, settings.tenant)
         records = (await service.list_candidates(settings.tenant, args.limit)).records
     if args.json:
         print(json.dumps([_profile(r) for r in records], indent=2))
@@ -221,6 +243,7 @@ def _profile(record: DocumentRecord) -> dict[str, object]:
 
 async def _candidate(args: argparse.Namespace, settings: Settings) -> int:
     async with open_service(settings) as service:
+        await _warn_if_stale(service, settings.tenant)
         record = await service.get_candidate(settings.tenant, args.id)
     if args.json:
         print(record.model_dump_json(indent=2))
@@ -264,6 +287,7 @@ async def _delete(args: argparse.Namespace, settings: Settings) -> int:
 async def _summary(_args: argparse.Namespace, settings: Settings) -> int:
     async with open_service(settings) as service:
         summary = await service.summary(settings.tenant)
+        stale = (await service.stale_analysis(settings.tenant)).get(settings.tenant, 0)
     console.print(f"knowledge base {settings.data_dir} (tenant {settings.tenant})")
     console.print(
         f"  candidates: {summary.candidates}   other documents: {summary.other_documents}"
@@ -271,6 +295,12 @@ async def _summary(_args: argparse.Namespace, settings: Settings) -> int:
     levels = ", ".join(f"{k} {v}" for k, v in sorted(summary.by_level.items()))
     console.print(f"  levels: {levels or '-'}")
     console.print(f"  top skills: {', '.join(f'{s} ({n})' for s, n in summary.top_skills) or '-'}")
+    if stale:
+        console.print(
+            f"  out-of-date analysis: {stale} documents were analysed with another vocabulary "
+            "or analyser; `talentrag reindex` re-analyses them (the server does at start-up)",
+            highlight=False,
+        )
     if summary.unfinished:
         shown = ", ".join(summary.unfinished[:10]) + (
             " ..." if len(summary.unfinished) > 10 else ""
@@ -295,6 +325,49 @@ async def _repair(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+async def _reindex(args: argparse.Namespace, settings: Settings) -> int:
+    async with open_service(settings, as_of=args.as_of) as service:
+        tenants = list(await service.stale_analysis()) if args.all_tenants else [settings.tenant]
+        if not tenants:
+            console.print("nothing to re-analyse: every document is up to date")
+        reports = [await _reindex_tenant(service, tenant, args.quiet) for tenant in tenants]
+    return 1 if any(r.failed for r in reports) else 0
+
+
+async def _reindex_tenant(service: TalentService, tenant: str, quiet: bool) -> ReindexReport:
+    """Re-analyse one tenant with a progress bar; print what it did."""
+    with _progress(quiet) as progress:
+        task = progress.add_task(f"re-analysing {tenant}", total=None)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        report = await service.reindex(tenant, advance)
+    if not report.total:
+        console.print(f"tenant {tenant}: nothing to re-analyse, every document is up to date")
+        return report
+    console.print(
+        f"tenant {tenant}: {report.reanalysed} documents re-analysed "
+        f"({report.changed} changed), {len(report.failed)} failed",
+        highlight=False,
+    )
+    for failure in report.failed:
+        console.print(f"  failed  {failure.source}: {failure.reason}", highlight=False)
+    return report
+
+
+async def _warn_if_stale(service: TalentService, tenant: str) -> None:
+    """One line on stderr when answers come from records of an older analysis."""
+    stale = (await service.stale_analysis(tenant)).get(tenant, 0)
+    if stale:
+        stderr.print(
+            f"warning: {stale} documents of tenant {tenant} were analysed with another "
+            "vocabulary or analyser; run `talentrag reindex` to bring them up to date",
+            highlight=False,
+            soft_wrap=True,
+        )
+
+
 async def _search(args: argparse.Namespace, settings: Settings) -> int:
     try:
         request = SearchRequest(
@@ -306,6 +379,7 @@ async def _search(args: argparse.Namespace, settings: Settings) -> int:
     except ValidationError as exc:
         raise InvalidInput.from_validation(exc) from exc
     async with open_service(settings) as service:
+        await _warn_if_stale(service, settings.tenant)
         response = await service.search(request, settings.tenant)
     if args.json:
         print(response.model_dump_json(indent=2))
@@ -352,6 +426,7 @@ async def _serve(args: argparse.Namespace, settings: Settings) -> int:
             '(JSON {"key": "tenant"}) or use --host 127.0.0.1'
         )
     writer_lock(settings).ensure_free()  # a clear message instead of a failed start
+    await _analysis_up_to_date(settings)
     url = f"http://{args.host}:{args.port}"
     auth = (
         "API keys required"
@@ -377,11 +452,28 @@ async def _serve(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+async def _analysis_up_to_date(settings: Settings) -> None:
+    """Before serving: re-analyse out-of-date documents with a progress bar, or refuse.
+
+    The server's start-up does the same (for servers not started here); doing it first
+    here shows progress and turns a refusal into one line and an exit code.
+    """
+    async with open_service(settings) as service:
+        stale = await service.stale_analysis()
+        if not stale:
+            return
+        if not settings.reindex_on_start:
+            raise StaleAnalysis(stale)
+        for tenant in stale:
+            await _reindex_tenant(service, tenant, quiet=False)
+
+
 async def _mcp(_args: argparse.Namespace, settings: Settings) -> int:
     """stdio MCP server: stdout carries the protocol, so nothing else may print there."""
     from talentrag.adapters.mcp import build_mcp_server
 
     async with open_service(settings) as service:
+        await _warn_if_stale(service, settings.tenant)  # stderr: the client's log
         runner = asyncio.create_task(service.run_jobs(), name="ingest-jobs")
         try:
             await build_mcp_server(lambda: service).run_stdio_async()
@@ -397,6 +489,7 @@ COMMANDS = {
     "delete": _delete,
     "summary": _summary,
     "repair": _repair,
+    "reindex": _reindex,
     "search": _search,
     "serve": _serve,
     "mcp": _mcp,

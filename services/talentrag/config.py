@@ -123,6 +123,12 @@ class Settings(BaseSettings):
         description="Processes that read and analyse documents off the event loop "
         "(default: one per core but one; 0 = one thread in the process).",
     )
+    reindex_on_start: bool = Field(
+        True,
+        description="At server start-up, re-analyse documents stored under another "
+        "vocabulary or analyser before serving (false: refuse to start and say to run "
+        "`talentrag reindex`).",
+    )
 
     @field_validator("tenant")
     @classmethod

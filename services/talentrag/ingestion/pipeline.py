@@ -30,6 +30,7 @@ from talentrag.errors import (
 )
 from talentrag.gateways.base import GraphWrite, GraphWriter
 from talentrag.graph_schema import document_nodes, level_node
+from talentrag.ingestion.analysis_version import analysis_version
 from talentrag.ingestion.analyze import (
     AnalyzedDocument,
     Chunk,
@@ -39,10 +40,17 @@ from talentrag.ingestion.analyze import (
     document_id_for,
 )
 from talentrag.ingestion.graph import build_custom_kg, merge_kgs
+from talentrag.ingestion.readers import clean_text
 from talentrag.ingestion.workers import AnalysisPool
 from talentrag.ingestion.writer_lock import WriterLock
 from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES, GRAPH_WRITE_DOCUMENTS
-from talentrag.store.base import CandidateStore, RowStatus, StoredVersion, UnfinishedWrite
+from talentrag.store.base import (
+    CandidateStore,
+    RowStatus,
+    StoredText,
+    StoredVersion,
+    UnfinishedWrite,
+)
 from talentrag.vocabulary.vocabulary import Vocabulary
 
 log = logging.getLogger(__name__)
@@ -86,6 +94,22 @@ Precondition = Callable[[dict[str, StoredVersion]], None]
 """Checks the stored versions of a write's ids and raises to refuse it."""
 
 ProgressCallback = Callable[[], None]  # called once per file, when it has been read and analysed
+ReindexProgress = Callable[[int, int], None]  # (documents done, documents to do) after each batch
+
+
+@dataclass(frozen=True)
+class ReindexReport:
+    """What re-analysing a tenant did: counts, and the documents left at their old analysis."""
+
+    tenant: str
+    total: int
+    """Documents that were not at the current analysis version when the run started."""
+    reanalysed: int
+    changed: int
+    """Re-analysed documents whose record came out different (rewritten in both stores;
+    the others only get the new stamp, since LightRAG would receive the same content)."""
+    failed: list[IngestResult]
+    """Documents whose analysis failed: their previous version stays, a re-run retries them."""
 
 
 def expand_paths(paths: Iterable[Path]) -> list[Path]:
@@ -127,6 +151,8 @@ class Ingestor:
         self.writer_lock = writer_lock
         self.pool = pool
         self.max_document_bytes = max_document_bytes
+        self.analysis = analysis_version(vocabulary)
+        """The stamp records written now carry; a stored record with another is re-analysed."""
 
     # -- public operations ----------------------------------------------------------
     async def ingest_paths(
@@ -345,6 +371,7 @@ class Ingestor:
                 stored
                 and stored.status is RowStatus.ACTIVE
                 and stored.content_hash == doc.record.content_hash
+                and stored.analysis == self.analysis
             ):
                 results.append(
                     IngestResult(
@@ -359,12 +386,79 @@ class Ingestor:
             analyzed.append((doc, source.text, outcome))
         if analyzed:
             locations = {s.document_id: s.location for s in sources if s.location}
-            await self._write(tenant, [(doc, text) for doc, text, _ in analyzed], locations)
+            names = {s.document_id: s.name for s in sources if s.name}
+            await self._write(tenant, [(d, text) for d, text, _ in analyzed], locations, names)
             origins = {s.document_id: s.origin or s.source_file for s in sources}
             results += [
                 IngestResult(origins[d.record.id], Outcome(o), d.record.id) for d, _, o in analyzed
             ]
         return results
+
+    async def reindex(self, tenant: str, progress: ReindexProgress | None = None) -> ReindexReport:
+        """Re-analyse every document not at the current analysis version, from its stored text.
+
+        Batches of ``batch_size`` go through the same write as ingestion (each batch
+        atomic in both stores, no hash check). A run that is killed leaves at most one
+        batch pending, which the next write completes; the next run skips what is done.
+        """
+        async with self._writing(tenant):
+            total = (await self.store.stale_counts(self.analysis)).get(tenant, 0)
+            done, changed, failed = 0, 0, []
+            after: str | None = None
+            if progress:
+                progress(done, total)
+            log.info("re-analysing %d documents in tenant %s", total, tenant)
+            while stored := await self.store.stale_documents(
+                tenant, self.analysis, self.batch_size, after
+            ):
+                after = stored[-1].record.id
+                batch_changed, batch_failed = await self._reanalyse_batch(tenant, stored)
+                changed += batch_changed
+                failed += batch_failed
+                done += len(stored)
+                if progress:
+                    progress(done, max(total, done))
+                log.info("re-analysed %d of %d documents in tenant %s", done, total, tenant)
+        return ReindexReport(tenant, total, done - len(failed), changed, failed)
+
+    async def stale_count(self, tenant: str) -> int:
+        """Documents of the tenant whose records were made under another analysis version."""
+        return (await self.store.stale_counts(self.analysis)).get(tenant, 0)
+
+    async def _reanalyse_batch(
+        self, tenant: str, stored: list[StoredText]
+    ) -> tuple[int, list[IngestResult]]:
+        """Analyse a page of stored documents and write them; (changed, failed)."""
+        sources = [
+            SourceDocument(
+                clean_text(s.text),  # cleaning may have improved since it was stored
+                s.record.id,
+                s.record.source_file,
+                s.record.document_type,
+                name=s.given_name,
+            )
+            for s in stored
+        ]
+        analyzed = await asyncio.gather(
+            *(self._analyze(source) for source in sources), return_exceptions=True
+        )
+        writes, failed, same = [], [], []
+        for old, source, doc in zip(stored, sources, analyzed, strict=True):
+            if isinstance(doc, Exception):  # an analyser bug: this document keeps its version
+                log.warning("re-analysing a document failed: %s", type(doc).__name__)
+                reason = f"analysis failed ({type(doc).__name__}); its previous version stays"
+                failed.append(IngestResult(old.record.id, Outcome.FAILED, old.record.id, reason))
+                continue
+            if isinstance(doc, BaseException):
+                raise doc
+            if source.text == old.text and _same_record(doc.record, old.record):
+                same.append(old.record.id)
+            else:
+                writes.append((doc, source.text))
+        names = {s.record.id: s.given_name for s in stored if s.given_name}
+        await self._write(tenant, writes, given_names=names)
+        await self.store.restamp(tenant, same, self.analysis)
+        return len(writes), failed
 
     async def _analyze(self, source: SourceDocument) -> AnalyzedDocument:
         return await self.pool.analyze(
@@ -381,10 +475,17 @@ class Ingestor:
         tenant: str,
         documents: list[tuple[AnalyzedDocument, str]],
         locations: dict[str, str] | None = None,
+        given_names: dict[str, str] | None = None,
     ) -> None:
         """Stage, write LightRAG, finish; a failure undoes the whole batch in both stores."""
+        if not documents:
+            return
         staged = await self.store.stage(
-            tenant, [(doc.record, text) for doc, text in documents], locations
+            tenant,
+            [(doc.record, text) for doc, text in documents],
+            locations,
+            analysis=self.analysis,
+            given_names=given_names,
         )
         await self._complete_or_undo(tenant, staged)
 
@@ -484,6 +585,12 @@ class UnfinishedWrites(Unavailable):
             "next write, and `talentrag repair --drop` undoes them"
         )
         self.ids = ids
+
+
+def _same_record(new: DocumentRecord, old: DocumentRecord) -> bool:
+    """Equal records of equal texts: LightRAG would get exactly what it already holds."""
+    ignore = {"tenant", "created_at", "updated_at"}
+    return new.model_dump(exclude=ignore) == old.model_dump(exclude=ignore)
 
 
 def _version_before(write: UnfinishedWrite) -> tuple[DocumentRecord, str] | None:

@@ -3,6 +3,7 @@
 from talentrag.store.base import (
     CandidateStore,
     RowStatus,
+    StoredText,
     StoredVersion,
     StoreSummary,
     UnfinishedWrite,
@@ -14,6 +15,7 @@ __all__ = [
     "RowStatus",
     "SQLiteCandidateStore",
     "StoreSummary",
+    "StoredText",
     "StoredVersion",
     "UnfinishedWrite",
 ]

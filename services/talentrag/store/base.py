@@ -35,6 +35,18 @@ class StoredVersion:
     status: RowStatus
     origin: str | None = None
     """Where the document was read from (a resolved file path); None when sent as text."""
+    analysis: str | None = None
+    """The analysis version its record was made under; None for rows stored before stamps."""
+
+
+@dataclass(frozen=True)
+class StoredText:
+    """An active document as re-analysis needs it: its record, its text, the name it was given."""
+
+    record: DocumentRecord
+    text: str
+    given_name: str | None
+    """The name a caller sent with the text (kept); None when the name comes from analysis."""
 
 
 @dataclass
@@ -110,11 +122,16 @@ class CandidateStore(ABC):
         tenant: str,
         documents: list[tuple[DocumentRecord, str]],
         origins: dict[str, str] | None = None,
+        *,
+        analysis: str | None = None,
+        given_names: dict[str, str] | None = None,
     ) -> list[UnfinishedWrite]:
         """Record new versions (record, full text, and per id where it was read) as pending.
 
-        Returns the staged writes: each with the LightRAG chunk ids of the versions it
-        replaces and the active version to restore if it fails.
+        ``analysis`` is the analysis version the records were made under; ``given_names``
+        the names callers sent (per id), which re-analysis keeps. Returns the staged
+        writes: each with the LightRAG chunk ids of the versions it replaces and the
+        active version to restore if it fails (with its stamp and given name).
         """
 
     @abstractmethod
@@ -157,6 +174,20 @@ class CandidateStore(ABC):
         A full-text index answers it (case and accents ignored); callers confirm the
         exact occurrence in the text they get back.
         """
+
+    @abstractmethod
+    async def stale_documents(
+        self, tenant: str, analysis: str, limit: int, after_id: str | None = None
+    ) -> list[StoredText]:
+        """Active documents not analysed under ``analysis``, ordered by id, after ``after_id``."""
+
+    @abstractmethod
+    async def restamp(self, tenant: str, ids: list[str], analysis: str) -> None:
+        """Mark active documents as analysed under ``analysis`` (their record came out equal)."""
+
+    @abstractmethod
+    async def stale_counts(self, analysis: str) -> dict[str, int]:
+        """Per tenant, how many active documents were not analysed under ``analysis``."""
 
     @abstractmethod
     async def summary(self, tenant: str) -> StoreSummary:

@@ -23,6 +23,7 @@ from talentrag.domain import (
 from talentrag.store.base import (
     CandidateStore,
     RowStatus,
+    StoredText,
     StoredVersion,
     StoreSummary,
     UnfinishedWrite,
@@ -75,7 +76,26 @@ LATE_COLUMNS = {
     "origin": "TEXT",  # where a file was read from (keeps two files named CV.pdf apart)
     "previous_record": "TEXT",  # the version a pending write replaces, restored if it fails
     "previous_text": "TEXT",
+    "analysis": "TEXT",  # the analysis version the record was made under (NULL: before stamps)
+    "given_name": "TEXT",  # a name the caller sent, which re-analysis keeps
+    "previous_analysis": "TEXT",  # those two of the version a pending write replaces
+    "previous_given_name": "TEXT",
 }
+
+# Rows stored before names were told apart: a row not read from a file (sent as text or
+# uploaded) may carry a caller's name, so it keeps its name through re-analysis.
+GIVEN_NAME_BACKFILL = """
+UPDATE documents SET given_name = name,
+    previous_given_name = CASE WHEN previous_record IS NULL THEN NULL
+                               ELSE json_extract(previous_record, '$.name') END
+WHERE origin IS NULL
+"""
+
+# Finds the rows to re-analyse, and counts them at start-up, from the index alone.
+ANALYSIS_INDEX = """
+CREATE INDEX IF NOT EXISTS documents_analysis ON documents (tenant, analysis, id)
+    WHERE status = 'active';
+"""
 
 
 RECORD_COLUMNS = "record, created_at, updated_at"
@@ -156,7 +176,9 @@ class SQLiteCandidateStore(CandidateStore):
         for column, sql_type in LATE_COLUMNS.items():
             if column not in present:
                 await self._db.execute(f"ALTER TABLE documents ADD COLUMN {column} {sql_type}")
-        await self._db.executescript(RANKING_INDEXES)
+        if "given_name" not in present:
+            await self._db.execute(GIVEN_NAME_BACKFILL)
+        await self._db.executescript(RANKING_INDEXES + ANALYSIS_INDEX)
         await self._create_full_text_index()
         await self._db.commit()
 
@@ -182,11 +204,12 @@ class SQLiteCandidateStore(CandidateStore):
         for chunk in _batches(ids):
             marks = ",".join("?" * len(chunk))
             async with self.db.execute(
-                f"SELECT id, content_hash, status, origin FROM documents WHERE tenant=? AND id IN ({marks})",
+                "SELECT id, content_hash, status, origin, analysis FROM documents "
+                f"WHERE tenant=? AND id IN ({marks})",
                 [tenant, *chunk],
             ) as cursor:
                 async for row in cursor:
-                    found[row[0]] = StoredVersion(row[0], row[1], RowStatus(row[2]), row[3])
+                    found[row[0]] = StoredVersion(row[0], row[1], RowStatus(row[2]), *row[3:])
         return found
 
     async def get(self, tenant: str, document_id: str) -> DocumentRecord | None:
@@ -279,6 +302,9 @@ class SQLiteCandidateStore(CandidateStore):
         tenant: str,
         documents: list[tuple[DocumentRecord, str]],
         origins: dict[str, str] | None = None,
+        *,
+        analysis: str | None = None,
+        given_names: dict[str, str] | None = None,
     ) -> list[UnfinishedWrite]:
         """Upsert the rows as pending, replace their skill rows, keep the replaced versions."""
         now = _now()
@@ -304,6 +330,8 @@ class SQLiteCandidateStore(CandidateStore):
                     record.model_dump_json(),
                     text,
                     (origins or {}).get(record.id),
+                    analysis,
+                    (given_names or {}).get(record.id),
                     now,
                     now,
                 )
@@ -314,9 +342,9 @@ class SQLiteCandidateStore(CandidateStore):
             ]
         await self.db.executemany(
             """INSERT INTO documents (tenant, id, document_type, name, source_file, content_hash,
-                   level, years, status, stale_chunk_ids, record, text, origin, created_at,
-                   updated_at)
-               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                   level, years, status, stale_chunk_ids, record, text, origin, analysis,
+                   given_name, created_at, updated_at)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
                ON CONFLICT (tenant, id) DO UPDATE SET
                    document_type=excluded.document_type, name=excluded.name,
                    source_file=excluded.source_file, content_hash=excluded.content_hash,
@@ -328,6 +356,12 @@ class SQLiteCandidateStore(CandidateStore):
                                         ELSE documents.previous_record END,
                    previous_text=CASE WHEN documents.status='active' THEN documents.text
                                       ELSE documents.previous_text END,
+                   previous_analysis=CASE WHEN documents.status='active' THEN documents.analysis
+                                          ELSE documents.previous_analysis END,
+                   previous_given_name=CASE WHEN documents.status='active'
+                                            THEN documents.given_name
+                                            ELSE documents.previous_given_name END,
+                   analysis=excluded.analysis, given_name=excluded.given_name,
                    updated_at=excluded.updated_at""",
             rows,
         )
@@ -389,7 +423,8 @@ class SQLiteCandidateStore(CandidateStore):
             )
             await self.db.execute(
                 f"UPDATE documents SET status='active', stale_chunk_ids='[]', "
-                f"previous_record=NULL, previous_text=NULL "
+                f"previous_record=NULL, previous_text=NULL, previous_analysis=NULL, "
+                f"previous_given_name=NULL "
                 f"WHERE tenant=? AND id IN ({marks}) AND status='pending'",
                 args,
             )
@@ -415,7 +450,9 @@ class SQLiteCandidateStore(CandidateStore):
             await self.db.execute(
                 """UPDATE documents SET document_type=?, name=?, source_file=?, content_hash=?,
                        level=?, years=?, status='active', stale_chunk_ids='[]', record=?, text=?,
-                       previous_record=NULL, previous_text=NULL
+                       analysis=previous_analysis, given_name=previous_given_name,
+                       previous_record=NULL, previous_text=NULL, previous_analysis=NULL,
+                       previous_given_name=NULL
                    WHERE tenant=? AND id=?""",
                 (*_columns(record), record.model_dump_json(), text, *key),
             )
@@ -493,6 +530,35 @@ class SQLiteCandidateStore(CandidateStore):
             [query, tenant, limit],
         ) as cursor:
             return {row[0]: row[1] async for row in cursor}
+
+    async def stale_documents(
+        self, tenant: str, analysis: str, limit: int, after_id: str | None = None
+    ) -> list[StoredText]:
+        """One keyset page of active rows whose stamp is not ``analysis`` (NULL included)."""
+        async with self.db.execute(
+            f"SELECT {RECORD_COLUMNS}, text, given_name FROM documents "
+            "WHERE tenant=? AND status='active' AND analysis IS NOT ? AND id > ? "
+            "ORDER BY id LIMIT ?",
+            [tenant, analysis, after_id or "", limit],
+        ) as cursor:
+            return [StoredText(_record(row[:3]), row[3], row[4]) async for row in cursor]
+
+    async def restamp(self, tenant: str, ids: list[str], analysis: str) -> None:
+        """Set the stamp of the active rows among ``ids``; one transaction."""
+        await self.db.executemany(
+            "UPDATE documents SET analysis=? WHERE tenant=? AND id=? AND status='active'",
+            [(analysis, tenant, i) for i in ids],
+        )
+        await self.db.commit()
+
+    async def stale_counts(self, analysis: str) -> dict[str, int]:
+        """Per tenant, the active rows whose stamp is not ``analysis``."""
+        async with self.db.execute(
+            "SELECT tenant, COUNT(*) FROM documents WHERE status='active' AND analysis IS NOT ? "
+            "GROUP BY tenant ORDER BY tenant",
+            [analysis],
+        ) as cursor:
+            return {tenant: n async for tenant, n in cursor}
 
     async def summary(self, tenant: str) -> StoreSummary:
         """Counts by type, level and status, and the ten skills most candidates hold."""

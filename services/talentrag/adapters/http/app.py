@@ -41,6 +41,7 @@ def create_app(settings: Settings) -> FastAPI:
         async with open_service(settings) as service, mcp_server.session_manager.run():
             await service.hold_writer()  # the server is the data directory's only writer
             await service.recover()  # writes a killed process left unfinished
+            await service.bring_analysis_up_to_date()  # never serve an older analysis silently
             # load the default tenant's graph now, not on the first query
             await service.load(settings.tenant)
             app.state.service = tools_app.state.service = service
