@@ -389,6 +389,28 @@ def find_mentions(
 # -- 3. ConText: what each mention means -------------------------------------------------
 
 
+class _Sentences:
+    """A text's sentence and list-line breaks, found once; spans around any offset."""
+
+    def __init__(self, text: str):
+        self.text = text
+        breaks = list(_SENTENCE_END.finditer(text))
+        self.starts = [m.start() for m in breaks]
+        self.ends = [m.end() for m in breaks]
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The sentence (or list line) around a span, stripped of bullets and spaces."""
+        before = bisect_right(self.ends, start)
+        left = self.ends[before - 1] if before else 0
+        after = bisect_left(self.starts, end)
+        right = self.starts[after] if after < len(self.starts) else len(self.text)
+        while left < right and self.text[left] in " \t-*•·>#|":
+            left += 1
+        while right > left and self.text[right - 1] in " \t":
+            right -= 1
+        return left, right
+
+
 class _Document:
     """Everything the context decision needs, computed once per document.
 
@@ -403,9 +425,7 @@ class _Document:
         self.mention_starts = [m.start for m in mentions]
         self.mention_ends = [m.end for m in mentions]
         self.token_starts = [t.start for t in tokens]
-        breaks = list(_SENTENCE_END.finditer(text))
-        self.sentence_starts = [m.start() for m in breaks]
-        self.sentence_ends = [m.end() for m in breaks]
+        self.sentences = _Sentences(text)
         found = self._usable(cues.find(text))
         in_cue = _Spans([(c.start, c.end) for c in found])  # "clients using" ends nothing
         clauses = sorted(
@@ -473,15 +493,7 @@ class _Document:
 
     def sentence_span(self, start: int, end: int) -> tuple[int, int]:
         """The sentence (or list line) around a span, stripped of bullets and spaces."""
-        before = bisect_right(self.sentence_ends, start)
-        left = self.sentence_ends[before - 1] if before else 0
-        after = bisect_left(self.sentence_starts, end)
-        right = self.sentence_starts[after] if after < len(self.sentence_starts) else len(self.text)
-        while left < right and self.text[left] in " \t-*•·>#|":
-            left += 1
-        while right > left and self.text[right - 1] in " \t":
-            right -= 1
-        return left, right
+        return self.sentences.span(start, end)
 
     def governing(self, index: int) -> tuple[Cue, int] | None:
         """The cue that governs a mention, and how many words away it stands."""
@@ -550,26 +562,26 @@ class _Document:
 
 def sentence_span(text: str, start: int, end: int) -> tuple[int, int]:
     """The sentence (or list line) around a span of ``text`` (one-off use; see ``_Document``)."""
-    return _Document(text, [], [], default_cues()).sentence_span(start, end)
+    return _Sentences(text).span(start, end)
 
 
 def evidence_span(
-    document: _Document, mention: Mention, sentence: tuple[int, int]
+    text: str, mention: tuple[int, int], sentence: tuple[int, int]
 ) -> tuple[int, int]:
     """The mention's sentence, cut to at most ``MAX_EVIDENCE_CHARS`` around it at word breaks."""
     left, right = sentence
     if right - left <= MAX_EVIDENCE_CHARS:
         return left, right
-    room = max(0, MAX_EVIDENCE_CHARS - (mention.end - mention.start))
-    left = max(left, mention.start - room // 3)
-    right = min(right, mention.end + room - (mention.start - left))
-    text = document.text
-    if left < mention.start and not text[left - 1 : left].isspace():
-        cut = text.find(" ", left, mention.start)
-        left = cut + 1 if cut != -1 else mention.start
-    if right > mention.end and not text[right : right + 1].isspace():
-        cut = text.rfind(" ", mention.end, right)
-        right = cut if cut != -1 else mention.end
+    start, end = mention
+    room = max(0, MAX_EVIDENCE_CHARS - (end - start))
+    left = max(left, start - room // 3)
+    right = min(right, end + room - (start - left))
+    if left < start and not text[left - 1 : left].isspace():
+        cut = text.find(" ", left, start)
+        left = cut + 1 if cut != -1 else start
+    if right > end and not text[right : right + 1].isspace():
+        cut = text.rfind(" ", end, right)
+        right = cut if cut != -1 else end
     return left, right
 
 
@@ -626,7 +638,7 @@ def extract_skills(
 
 def _evidence(document: _Document, mention: Mention, source_file: str) -> Evidence:
     sentence = document.sentence_span(mention.start, mention.end)
-    start, end = evidence_span(document, mention, sentence)
+    start, end = evidence_span(document.text, (mention.start, mention.end), sentence)
     return Evidence(
         text=document.text[start:end],
         source_file=source_file,

@@ -12,7 +12,14 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-from talentrag.domain import CandidateProfile, DocumentRecord, DocumentType, Evidence, MatchKind
+from talentrag.domain import (
+    CandidateProfile,
+    DocumentRecord,
+    DocumentType,
+    Evidence,
+    HeldSkill,
+    MatchKind,
+)
 from talentrag.gateways.base import KnowledgeGraphGateway, Retrieval
 from talentrag.graph_schema import PERSON_TYPES, parse_document_node, split_joined
 from talentrag.policy.limits import MAX_EVIDENCE, MAX_TEXT_MATCHES
@@ -202,24 +209,11 @@ def _evidence(
     it ("Deployed services on EKS" proves Kubernetes).
     """
     held = {h.skill: h for h in record.skills}
-    accepts = {s.requested: s.accepts for s in skills}
     by_request = {s.requested: s for s in skills}
     passages: list[Evidence] = []
     seen: set[tuple[int, int]] = set()
     for detail in sorted(details, key=lambda d: (not d.required, -d.confidence)):
-        if detail.kind is MatchKind.TEXT:
-            found = by_request[detail.requested].found_in_text[record.id]
-            passages.append(found.model_copy(update={"source_file": record.source_file}))
-            seen.add((found.start, found.end))
-            if len(passages) == MAX_EVIDENCE:
-                break
-            continue
-        implying = [
-            s
-            for s, m in accepts[detail.requested].items()
-            if m.kind is MatchKind.IMPLIED and s in held
-        ]
-        candidates = held[detail.skill].evidence + [e for s in implying for e in held[s].evidence]
+        candidates = _proofs(detail, by_request[detail.requested], held, record)
         fresh = next((e for e in candidates if (e.start, e.end) not in seen), None)
         if fresh is not None:
             seen.add((fresh.start, fresh.end))
@@ -227,6 +221,23 @@ def _evidence(
         if len(passages) == MAX_EVIDENCE:
             break
     return passages
+
+
+def _proofs(
+    detail: SkillMatchDetail,
+    requested: RequestedSkill,
+    held: dict[str, HeldSkill],
+    record: DocumentRecord,
+) -> list[Evidence]:
+    """The passages that can prove one match: the held skill's, then those of skills
+    implying it; for a skill found only in the text, where the text names it."""
+    if detail.kind is MatchKind.TEXT:
+        found = requested.found_in_text[record.id]
+        return [found.model_copy(update={"source_file": record.source_file})]
+    implying = [
+        s for s, m in requested.accepts.items() if m.kind is MatchKind.IMPLIED and s in held
+    ]
+    return held[detail.skill].evidence + [e for s in implying for e in held[s].evidence]
 
 
 def _explanation(

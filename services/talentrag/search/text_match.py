@@ -10,8 +10,7 @@ from __future__ import annotations
 import re
 
 from talentrag.domain import Evidence
-from talentrag.ingestion.skills import sentence_span
-from talentrag.policy.limits import MAX_EVIDENCE_CHARS
+from talentrag.ingestion.skills import evidence_span, sentence_span
 from talentrag.search.query import RequestedSkill
 from talentrag.vocabulary import Vocabulary
 
@@ -47,12 +46,10 @@ def occurrence(text: str, phrase: str, exact_case: bool) -> tuple[int, int] | No
 
 
 def text_evidence(text: str, span: tuple[int, int], skill: str) -> Evidence:
-    """The sentence or list item around an occurrence, cut to the evidence size.
+    """The sentence or list item around an occurrence, cut to the evidence size as
+    ingestion cuts its evidence.
 
     The source file is filled in when the answer is built, from the candidate's record.
     """
-    left, right = sentence_span(text, *span)
-    if right - left > MAX_EVIDENCE_CHARS:
-        left = max(left, span[0] - MAX_EVIDENCE_CHARS // 3)
-        right = min(right, left + MAX_EVIDENCE_CHARS)
+    left, right = evidence_span(text, span, sentence_span(text, *span))
     return Evidence(text=text[left:right], source_file="", start=left, end=right, skill=skill)
