@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import date
@@ -392,35 +392,39 @@ class TalentService:
         """
         return await self.kb.ingestor.reindex(tenant, progress)
 
-    async def bring_analysis_up_to_date(self) -> list[ReindexReport]:
-        """The server's start-up check: never serve records of an older analysis silently.
+    async def bring_analysis_up_to_date(
+        self, reindex_tenant: Callable[[str], Awaitable[ReindexReport]] | None = None
+    ) -> list[ReindexReport]:
+        """The start-up check: never serve records of an older analysis silently.
 
-        Re-analyses every tenant's out-of-date documents before serving, or, with
+        Re-analyses every tenant's out-of-date documents before serving (with
+        ``reindex_tenant``, the CLI's progress bar; by default logged), or, with
         ``reindex_on_start`` off, refuses to start and says what to run.
         """
         stale = await self.stale_analysis()
-        if not stale:
-            return []
-        if not self.settings.reindex_on_start:
+        if stale and not self.settings.reindex_on_start:
             raise StaleAnalysis(stale)
-        reports = []
-        for tenant, count in stale.items():
-            log.warning(
-                "re-analysing %d documents of tenant %s (the vocabulary or analyser changed) "
-                "before serving",
-                count,
-                tenant,
-            )
-            report = await self.reindex(tenant)
-            reports.append(report)
-            log.warning(
-                "re-analysed %d documents of tenant %s (%d changed, %d failed)",
-                report.reanalysed,
-                tenant,
-                report.changed,
-                len(report.failed),
-            )
-        return reports
+        return [
+            await (reindex_tenant(tenant) if reindex_tenant else self._reindex_logged(tenant, n))
+            for tenant, n in stale.items()
+        ]
+
+    async def _reindex_logged(self, tenant: str, count: int) -> ReindexReport:
+        log.warning(
+            "re-analysing %d documents of tenant %s (the vocabulary or analyser changed) "
+            "before serving",
+            count,
+            tenant,
+        )
+        report = await self.reindex(tenant)
+        log.warning(
+            "re-analysed %d documents of tenant %s (%d changed, %d failed)",
+            report.reanalysed,
+            tenant,
+            report.changed,
+            len(report.failed),
+        )
+        return report
 
     async def repair(self, tenant: str, *, drop: bool) -> list[str]:
         """Complete the tenant's unfinished writes, or with ``drop`` undo them; their ids."""

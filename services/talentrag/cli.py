@@ -23,7 +23,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from talentrag.application import (
-    StaleAnalysis,
     TalentService,
     expand_paths,
     open_service,
@@ -459,13 +458,9 @@ async def _analysis_up_to_date(settings: Settings) -> None:
     here shows progress and turns a refusal into one line and an exit code.
     """
     async with open_service(settings) as service:
-        stale = await service.stale_analysis()
-        if not stale:
-            return
-        if not settings.reindex_on_start:
-            raise StaleAnalysis(stale)
-        for tenant in stale:
-            await _reindex_tenant(service, tenant, quiet=False)
+        await service.bring_analysis_up_to_date(
+            lambda tenant: _reindex_tenant(service, tenant, quiet=False)
+        )
 
 
 async def _mcp(_args: argparse.Namespace, settings: Settings) -> int:
