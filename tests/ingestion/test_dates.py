@@ -3,7 +3,6 @@ from datetime import date
 import pytest
 
 from talentrag.ingestion.dates import (
-    experience_claims,
     find_date_ranges,
     find_season,
     parse_duration_years,
@@ -45,8 +44,9 @@ def test_durations(text: str, years: float):
     assert parse_duration_years(text) == pytest.approx(years)
 
 
-def test_experience_claims():
-    assert experience_claims("Engineer with 8 years of experience; 5+ years’ experience in Go") == [
+def test_every_stated_total_in_order():
+    text = "Engineer with 8 years of experience; 5+ years’ experience in Go"
+    assert [t.years for t in stated_totals(text)] == [
         8.0,
         5.0,
     ]

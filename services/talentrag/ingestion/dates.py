@@ -251,11 +251,6 @@ def stated_totals(text: str) -> list[StatedTotal]:
     return [t for t in found if 0 < t.years < 60]
 
 
-def experience_claims(text: str) -> list[float]:
-    """The years of every '8 years of experience' style statement."""
-    return [t.years for t in stated_totals(text)]
-
-
 def union_years(spans: list[tuple[date, date]]) -> float:
     """Length of the union of intervals (overlapping roles count once)."""
     total_days = sum((end - start).days for start, end in merge_intervals(spans))
