@@ -44,11 +44,6 @@ def _document_description(record: DocumentRecord) -> str:
     return f"{document_node(record.document_type, record.id)} ({record.name}). Mentions: {skills}."
 
 
-def _shorten(text: str, limit: int = 120) -> str:
-    """Edge descriptions are embedded; the full passage stays in the chunk and the store."""
-    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
-
-
 def _skill_edge(record: DocumentRecord, held: HeldSkill, chunks: list[Chunk]) -> dict[str, Any]:
     evidence = held.evidence[0] if held.evidence else None
     source = _alias(record, _chunk_for(evidence.start, chunks)) if evidence else _alias(record, 0)
