@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -140,3 +141,19 @@ async def test_a_store_from_before_analysis_stamps_is_stale_and_keeps_given_name
     # a text sent by a caller may carry its name: kept; a file's name came from its text
     assert stale == {"read": None, "sent": "sent"}
     await store.close()
+
+
+async def test_searches_read_the_last_commit_without_waiting_for_an_open_write(tmp_path: Path):
+    store = SQLiteCandidateStore(tmp_path / "db.sqlite3")
+    await store.open()
+    await store.stage("t", [(_record("a"), "text a")])
+    await store.finish("t", ["a"])
+    # a write in progress on the writing connection: inserted, not committed
+    await store.db.execute("BEGIN IMMEDIATE")
+    await store.db.execute("UPDATE documents SET name='changed' WHERE id='a'")
+    try:
+        found = await asyncio.wait_for(store.get_many("t", ["a"]), timeout=5)
+        assert found["a"].name == "a"  # the last commit, not the open write
+    finally:
+        await store.db.rollback()
+        await store.close()

@@ -15,6 +15,8 @@ from typing import Any
 
 from lightrag.kg.nano_vector_db_impl import NanoVectorDBStorage
 
+from talentrag.gateways.flush_turn import in_turn
+
 KIND = "VECTOR_STORAGE"
 NAME = "UnblockedNanoVectorDBStorage"
 
@@ -25,3 +27,7 @@ class UnblockedNanoVectorDBStorage(NanoVectorDBStorage):  # type: ignore[misc]  
     async def _get_client(self) -> Any:
         """The in-memory client, as loaded at start or last flushed by this process."""
         return self._client
+
+    async def index_done_callback(self) -> bool:
+        """Flush and save, never while another storage flushes (``flush_turn``)."""
+        return bool(await in_turn(super().index_done_callback))

@@ -21,12 +21,18 @@ from typing import Any
 
 from lightrag.kg.networkx_impl import NetworkXStorage
 
+from talentrag.gateways.flush_turn import in_turn
+
 KIND = "GRAPH_STORAGE"
 NAME = "BatchedNetworkXStorage"
 
 
 class BatchedNetworkXStorage(NetworkXStorage):  # type: ignore[misc]  # LightRAG is untyped
     """NetworkXStorage whose reads take the live graph, once per batch, without waiting."""
+
+    async def index_done_callback(self) -> bool:
+        """Save the GraphML file, never while another storage flushes (``flush_turn``)."""
+        return bool(await in_turn(super().index_done_callback))
 
     def _live(self) -> Any:
         """The in-memory graph, without the lock and gate that writers' flushes hold."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date
@@ -28,6 +29,11 @@ T = TypeVar("T")
 
 _VOCABULARY: Vocabulary | None = None  # one per worker process, loaded by ``_start_worker``
 
+WORKER_NICENESS = 10
+"""Analysis workers yield the CPU to the serving process: on a small machine a bulk
+ingest job otherwise takes the cores that searches need (the job, not the search,
+is the work that can wait)."""
+
 
 @dataclass(frozen=True)
 class Unreadable:
@@ -43,6 +49,7 @@ class Unreadable:
 
 def _start_worker(vocabulary_path: Path | None) -> None:
     global _VOCABULARY
+    os.nice(WORKER_NICENESS)
     _VOCABULARY = load_vocabulary(vocabulary_path)
 
 

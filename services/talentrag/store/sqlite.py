@@ -150,13 +150,26 @@ class SQLiteCandidateStore(CandidateStore):
     def __init__(self, path: Path):
         self.path = path
         self._db: aiosqlite.Connection | None = None
+        self._reader: aiosqlite.Connection | None = None
 
     @property
     def db(self) -> aiosqlite.Connection:
-        """The open connection; ``RuntimeError`` before ``open``."""
+        """The connection that writes (and reads what writes need); ``RuntimeError`` before ``open``."""
         if self._db is None:
             raise RuntimeError("candidate store is not open")
         return self._db
+
+    @property
+    def reads(self) -> aiosqlite.Connection:
+        """A second connection for what searches and listings read.
+
+        aiosqlite runs one connection's statements one after another in its thread, so
+        on the writing connection a search waited behind each batch's inserts and
+        commit. In WAL mode a reader sees the last commit and never waits for a writer.
+        """
+        if self._reader is None:
+            raise RuntimeError("candidate store is not open")
+        return self._reader
 
     async def open(self) -> None:
         """Connect in WAL mode, create the schema, add late columns and the ranking indexes."""
@@ -181,6 +194,7 @@ class SQLiteCandidateStore(CandidateStore):
         await self._db.executescript(RANKING_INDEXES + ANALYSIS_INDEX)
         await self._create_full_text_index()
         await self._db.commit()
+        self._reader = await aiosqlite.connect(self.path)
 
     async def _create_full_text_index(self) -> None:
         """The FTS5 index; a store created before it had one is indexed now, once."""
@@ -194,6 +208,9 @@ class SQLiteCandidateStore(CandidateStore):
 
     async def close(self) -> None:
         """Close the connection; a second call does nothing."""
+        if self._reader is not None:
+            await self._reader.close()
+            self._reader = None
         if self._db is not None:
             await self._db.close()
             self._db = None
@@ -221,7 +238,7 @@ class SQLiteCandidateStore(CandidateStore):
         found: dict[str, DocumentRecord] = {}
         for chunk in _batches(ids):
             marks = ",".join("?" * len(chunk))
-            async with self.db.execute(
+            async with self.reads.execute(
                 f"SELECT id, {RECORD_COLUMNS} FROM documents WHERE tenant=? AND status='active' AND id IN ({marks})",
                 [tenant, *chunk],
             ) as cursor:
@@ -264,7 +281,7 @@ class SQLiteCandidateStore(CandidateStore):
     async def _read_profiles(
         self, sql: str, args: list[str], found: dict[str, CandidateProfile], wanted: set[str]
     ) -> None:
-        async with self.db.execute(sql, args) as cursor:
+        async with self.reads.execute(sql, args) as cursor:
             for document_id, level, skill, kind, confidence, mentions in await cursor.fetchall():
                 if document_id not in wanted:
                     continue
@@ -294,7 +311,7 @@ class SQLiteCandidateStore(CandidateStore):
             args.append(after_id)
         sql += " ORDER BY id LIMIT ?"
         args.append(limit)
-        async with self.db.execute(sql, args) as cursor:
+        async with self.reads.execute(sql, args) as cursor:
             return [_record(row) async for row in cursor]
 
     async def stage(
@@ -472,7 +489,7 @@ class SQLiteCandidateStore(CandidateStore):
 
     async def generation(self, tenant: str) -> int:
         """The tenant's write counter (0 before its first write)."""
-        async with self.db.execute(
+        async with self.reads.execute(
             "SELECT generation FROM generations WHERE tenant=?", [tenant]
         ) as cursor:
             row = await cursor.fetchone()
@@ -508,7 +525,7 @@ class SQLiteCandidateStore(CandidateStore):
         found: set[str] = set()
         for chunk in _batches(source_files):
             marks = ",".join("?" * len(chunk))
-            async with self.db.execute(
+            async with self.reads.execute(
                 f"SELECT id FROM documents WHERE tenant=? AND status='active' AND document_type='cv' "
                 f"AND source_file IN ({marks})",
                 [tenant, *chunk],
@@ -522,7 +539,7 @@ class SQLiteCandidateStore(CandidateStore):
         if not words:
             return {}
         query = '"' + " ".join(words) + '"'
-        async with self.db.execute(
+        async with self.reads.execute(
             """SELECT d.id, d.text FROM documents_text JOIN documents d ON d.rowid = documents_text.rowid
                WHERE documents_text MATCH ? AND d.tenant=? AND d.status='active'
                  AND d.document_type='cv'
@@ -564,7 +581,7 @@ class SQLiteCandidateStore(CandidateStore):
         """Counts by type, level and status, and the ten skills most candidates hold."""
         counts: Counter[str] = Counter()
         levels: Counter[str] = Counter()
-        async with self.db.execute(
+        async with self.reads.execute(
             "SELECT document_type, level, COUNT(*) FROM documents WHERE tenant=? AND status='active' "
             "GROUP BY 1,2",
             [tenant],
@@ -575,14 +592,14 @@ class SQLiteCandidateStore(CandidateStore):
                     levels[level or "unknown"] += n
                 else:
                     counts["other"] += n
-        async with self.db.execute(
+        async with self.reads.execute(
             """SELECT s.skill, COUNT(*) FROM document_skills s JOIN documents d ON d.tenant=s.tenant
                AND d.id=s.id WHERE s.tenant=? AND d.status='active' AND d.document_type='cv'
                GROUP BY s.skill ORDER BY 2 DESC, 1 LIMIT 10""",
             [tenant],
         ) as cursor:
             top = [(skill, n) async for skill, n in cursor]
-        async with self.db.execute(
+        async with self.reads.execute(
             "SELECT id FROM documents WHERE tenant=? AND status!='active' ORDER BY id", [tenant]
         ) as cursor:
             unfinished = [row[0] async for row in cursor]
