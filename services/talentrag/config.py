@@ -53,6 +53,11 @@ class Settings(BaseSettings):
 
     data_dir: Path = Field(Path("talentrag-data"), description="Where stores live.")
     tenant: str = Field("default", description="Tenant (LightRAG workspace) used by the CLI.")
+    blind_tenants: list[str] = Field(
+        default_factory=list,
+        description='Tenants whose searches are blind by default (JSON list, e.g. ["agency"]): '
+        "no names, contact details or source files; a request's `blind` overrides it.",
+    )
     embedder: EmbedderKind = Field("minilm", description="Embedding backend.")
     embedding_url: str = Field("http://127.0.0.1:11434", description="openai/ollama endpoint.")
     embedding_model: str = Field("all-minilm", description="Model name sent to the endpoint.")

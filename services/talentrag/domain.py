@@ -76,6 +76,9 @@ class Evidence(BaseModel):
     start: int = Field(ge=0, description="Character offset of the passage in the document.")
     end: int = Field(ge=0)
     skill: str | None = None
+    strength: SkillStrength | None = Field(
+        None, description="Where the passage stands: role, skills_list, summary or course."
+    )
 
 
 class HeldSkill(BaseModel):
@@ -91,6 +94,15 @@ class HeldSkill(BaseModel):
     strength: SkillStrength | None = Field(
         None, description="The strongest place the document shows it (None: not analysed)."
     )
+    years: float | None = Field(
+        None,
+        ge=0,
+        description="Years with the skill: the dated roles whose text names it, or the years "
+        "the CV states for it, whichever is more (None: the CV shows neither).",
+    )
+    last_used: int | None = Field(
+        None, description="Year of the latest dated role whose text names it (None: none does)."
+    )
 
 
 @dataclass(frozen=True)
@@ -100,6 +112,9 @@ class SkillHolding:
     kind: MatchKind
     confidence: float
     mentions: int
+    strength: SkillStrength | None = None
+    years: float | None = None
+    last_used: int | None = None
 
 
 @dataclass(frozen=True)
@@ -109,6 +124,7 @@ class CandidateProfile:
     id: str
     level: ExperienceLevel | None
     skills: dict[str, SkillHolding]
+    years: float | None = None
 
 
 class RejectedMention(BaseModel):
@@ -140,6 +156,10 @@ class Role(BaseModel):
         None, ge=0, description="Offset of the role's dates in the text."
     )
     span_end: int | None = Field(None, ge=0)
+    block_start: int | None = Field(
+        None, ge=0, description="Offset of the role's text (its header lines) in the document."
+    )
+    block_end: int | None = Field(None, ge=0, description="Where the role's text ends.")
 
 
 class ExperienceSpan(BaseModel):

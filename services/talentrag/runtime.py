@@ -131,7 +131,14 @@ async def open_knowledge_base(
         jobs = IngestJobs(job_store, ingestor, settings.max_upload_bytes)
         normalizer = SkillNormalizer(vocabulary, embedder, cache_dir=data_dir / "cache")
         gateway = _search_gateway(settings, graph)
-        search = SearchService(gateway, store, normalizer, default_tenant=settings.tenant)
+        search = SearchService(
+            gateway,
+            store,
+            normalizer,
+            default_tenant=settings.tenant,
+            blind_tenants=settings.blind_tenants,
+            today=(lambda: as_of) if as_of else date.today,
+        )
         yield KnowledgeBase(
             settings,
             vocabulary,

@@ -298,3 +298,71 @@ def mean_figures(per_query: Sequence[RankFigures]) -> SearchFigures:
         empty=sum(q.empty for q in per_query),
         queries=n,
     )
+
+
+# -- what answers claim ----------------------------------------------------------------
+@dataclass(frozen=True)
+class AnswerClaim:
+    """One label an answer gave: a returned candidate's status for one required skill."""
+
+    query: str
+    cv: str
+    skill: str  # the required skill as the query wrote it
+    status: str  # matched, partial or missing
+
+
+@dataclass(frozen=True)
+class AnswerFigures:
+    """How true the answers' required-skill labels are.
+
+    A ``matched`` label is right when the truth holds or accepts the skill, or holds a
+    skill implying it or, for a broad term, one of its family (the vocabulary's links).
+    Recall: of the required skills the truth gives a returned candidate, the share
+    labelled ``matched``.
+    """
+
+    right: list[AnswerClaim]
+    wrong: list[AnswerClaim]
+    unclaimed: list[AnswerClaim]  # truth holds it, the answer said partial or missing
+
+    @property
+    def precision(self) -> float:
+        """Matched labels the truth supports, over all matched labels."""
+        claimed = len(self.right) + len(self.wrong)
+        return len(self.right) / claimed if claimed else 0.0
+
+    @property
+    def recall(self) -> float:
+        """Truth holdings labelled matched, over all truth holdings among returned skills."""
+        held = len(self.right) + len(self.unclaimed)
+        return len(self.right) / held if held else 0.0
+
+    @property
+    def f1(self) -> float:
+        """Harmonic mean of precision and recall."""
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def answer_claims(
+    labels: list[AnswerClaim],
+    truths: Mapping[str, DocumentTruth],
+    mapping: SkillMapping,
+    family: Callable[[str], Iterable[str]],
+) -> AnswerFigures:
+    """Compare each returned candidate's required-skill labels with the truth."""
+    right: list[AnswerClaim] = []
+    wrong: list[AnswerClaim] = []
+    unclaimed: list[AnswerClaim] = []
+    for label in labels:
+        truth = truths.get(label.cv)
+        skill = mapping(label.skill)
+        if truth is None or skill is None:
+            continue
+        allowed = mapping.allowed(truth)
+        holds = skill in allowed or bool(set(family(skill)) & mapping.held(truth))
+        if label.status == "matched":
+            (right if holds else wrong).append(label)
+        elif holds:
+            unclaimed.append(label)
+    return AnswerFigures(right, wrong, unclaimed)

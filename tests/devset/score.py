@@ -17,7 +17,7 @@ import logging
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -32,6 +32,8 @@ from talentrag.ingestion.readers import read_document
 from talentrag.search import SearchRequest
 from talentrag.vocabulary import Vocabulary
 from tests.devset.measures import (
+    AnswerClaim,
+    AnswerFigures,
     ClaimFigures,
     ContextFigures,
     Extracted,
@@ -40,6 +42,7 @@ from tests.devset.measures import (
     RankFigures,
     SearchFigures,
     SkillMapping,
+    answer_claims,
     claims,
     context_errors,
     false_holders,
@@ -94,9 +97,13 @@ async def read_candidates(service: TalentService, devset: DevSet) -> dict[str, E
     }
 
 
-async def search_rankings(service: TalentService, devset: DevSet) -> dict[str, list[str]]:
-    """Each query's answer (ids, best first, at most ``K``) from the real search."""
+async def search_rankings(
+    service: TalentService, devset: DevSet
+) -> tuple[dict[str, list[str]], list[AnswerClaim]]:
+    """Each query's answer (ids, best first, at most ``K``) from the real search, and the
+    label each returned candidate got for each required skill."""
     rankings: dict[str, list[str]] = {}
+    labels: list[AnswerClaim] = []
     for query in devset.queries:
         request = SearchRequest(
             required_skills=query.required_skills,
@@ -106,7 +113,18 @@ async def search_rankings(service: TalentService, devset: DevSet) -> dict[str, l
         )
         response = await service.search(request, tenant_of(query.annotator))
         rankings[query.id] = [c.candidate_id for c in response.candidates]
-    return rankings
+        for c in response.candidates:
+            partial = {p.requested for p in c.partial_skills}
+            for skill in query.required_skills:
+                status = (
+                    "matched"
+                    if skill in c.matched_required_skills
+                    else "partial"
+                    if skill in partial
+                    else "missing"
+                )
+                labels.append(AnswerClaim(query.id, c.candidate_id, skill, status))
+    return rankings, labels
 
 
 # -- the baseline ----------------------------------------------------------------------
@@ -156,6 +174,7 @@ class Report:
     """Every figure of one run."""
 
     claims: ClaimFigures
+    answers: AnswerFigures
     context: ContextFigures
     levels: LevelFigures
     short: dict[str, tuple[int, list[str]]]
@@ -195,6 +214,8 @@ def score(
     mapping: SkillMapping,
     embedder: str,
     seconds: float,
+    labels: list[AnswerClaim] | None = None,
+    family: Callable[[str], Iterable[str]] = lambda _skill: (),
 ) -> Report:
     """Compare everything with the truth."""
     cvs = devset.cvs
@@ -205,6 +226,7 @@ def score(
     }
     return Report(
         claims=claims(cvs, extracted, mapping),
+        answers=answer_claims(labels or [], cvs, mapping, family),
         context=context_errors(cvs, extracted, mapping),
         levels=levels(cvs, extracted),
         short=false_holders(SHORT_SKILLS, cvs, extracted, mapping),
@@ -233,10 +255,21 @@ async def measure(data_dir: Path, embedder: EmbedderName = "hashing") -> Report:
     async with open_service(settings, as_of=AS_OF, embedder=model) as service:
         await ingest(service, devset)
         extracted = await read_candidates(service, devset)
-        talentrag = await search_rankings(service, devset)
-        mapping = skill_mapping(service.kb.vocabulary)
+        talentrag, labels = await search_rankings(service, devset)
+        vocabulary = service.kb.vocabulary
+        mapping = skill_mapping(vocabulary)
     rankings = {"talentrag": talentrag, "bm25": bm25_rankings(devset)}
-    return score(devset, extracted, rankings, mapping, embedder, time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    return score(
+        devset,
+        extracted,
+        rankings,
+        mapping,
+        embedder,
+        seconds,
+        labels,
+        lambda skill: vocabulary.narrower_closure.get(skill, ()),
+    )
 
 
 # -- targets ---------------------------------------------------------------------------
@@ -323,6 +356,12 @@ def figures_table(report: Report) -> list[str]:
         ["claim recall (truth held skills claimed)", f"{c.recall:.3f}", ""],
         ["claim F1", f"{c.f1:.3f}", ""],
         [
+            "answers' required-skill labels: matched precision / recall / F1",
+            f"{report.answers.precision:.3f} / {report.answers.recall:.3f} / "
+            f"{report.answers.f1:.3f} ({len(report.answers.wrong)} false matched)",
+            "",
+        ],
+        [
             "truth held-skill names not in the vocabulary (gaps, not scored)",
             f"{len(gaps)} names, {sum(gaps.values())} holdings",
             "",
@@ -374,6 +413,10 @@ def details(report: Report) -> list[str]:
         lines.append(f"  {qid}: {' | '.join(cells)}  {report.rankings['talentrag'][qid]}")
     lines.append(f"\nWrong claims ({len(report.claims.wrong)}):")
     lines += [f"  {cv}: {skill} ({kind})" for cv, skill, kind in report.claims.wrong]
+    lines.append(f"\nFalse 'matched' labels in answers ({len(report.answers.wrong)}):")
+    lines += [f"  {a.query} {a.cv}: {a.skill}" for a in report.answers.wrong]
+    lines.append(f"\nHeld but labelled partial/missing ({len(report.answers.unclaimed)}):")
+    lines += [f"  {a.query} {a.cv}: {a.skill} ({a.status})" for a in report.answers.unclaimed]
     lines.append(f"\nMissed holdings ({len(report.claims.missed)}):")
     lines += [f"  {cv}: {skill}" for cv, skill in report.claims.missed]
     lines.append(f"\nContext errors ({len(report.context.errors)}):")

@@ -12,12 +12,14 @@ from anyascii import anyascii
 
 from talentrag.domain import ChunkRef, DocumentRecord, DocumentType
 from talentrag.ingestion.cv_parser import parse_cv, split_sections
+from talentrag.ingestion.skill_depth import add_skill_depth
 from talentrag.ingestion.skills import extract_skills
 from talentrag.policy.limits import MAX_ANALYSED_CHARS
 from talentrag.vocabulary.vocabulary import Vocabulary
 
 CHUNK_CHARS = 1200
-_NOT_SKILL_TEXT = re.compile(r"\S+@\S+|https?://\S+|www\.\S+|\+?\d[\d ()-]{7,}\d")
+CONTACT_DETAILS = re.compile(r"\S+@\S+|https?://\S+|www\.\S+|\+?\d[\d ()-]{7,}\d")
+"""E-mail addresses, web addresses and phone numbers: never skills, withheld in blind mode."""
 
 
 def document_id_for(path: Path) -> str:
@@ -110,11 +112,13 @@ def analyze_document(
 
     full_text, text = text, text[:MAX_ANALYSED_CHARS]
     parsed = parse_cv(text, vocabulary, as_of) if document_type is DocumentType.CV else None
-    skip = [m.span() for m in _NOT_SKILL_TEXT.finditer(text)]
+    skip = [m.span() for m in CONTACT_DETAILS.finditer(text)]
     if parsed and parsed.name_span:
         skip.append(parsed.name_span)
     sections = parsed.sections if parsed else split_sections(text)
     extraction = extract_skills(text, vocabulary, source_file, skip, sections)
+    if parsed:
+        add_skill_depth(extraction.held, extraction.positions, parsed.roles, parsed.skill_years)
     chunks = chunk_text(text, source_file)
     record = DocumentRecord(
         id=document_id,

@@ -193,6 +193,8 @@ def _role(finding: RoleFinding, text: str) -> Role:
         counted=None,
         span_start=finding.span[0],
         span_end=finding.span[1],
+        block_start=finding.block[0],
+        block_end=finding.block[1],
     )
 
 

@@ -29,6 +29,7 @@ from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date
+from itertools import pairwise
 
 from talentrag.domain import ExperienceLevel
 from talentrag.ingestion.dates import (
@@ -119,6 +120,7 @@ class RoleFinding:
     span: tuple[int, int]  # the date (or duration) text
     cue: str | None = None  # the word that made it training, part-time or education
     titled: bool = False  # the field came from the title (else from the skills in the block)
+    block: tuple[int, int] = (0, 0)  # the role's text: its header lines to the next role's
 
     @property
     def years(self) -> float:
@@ -399,7 +401,8 @@ def section_roles(
             others = [h.text for h in header_lines if h is not line]
             header, title = " ".join([*others, own]), _title([*others, own], titles)
         following = drafts[number + 1].line_index if number + 1 < len(drafts) else len(lines)
-        block = text[line.start : lines[following - 1].end if following > 0 else line.end]
+        block_end = lines[following - 1].end if following > 0 else line.end
+        block = text[line.start : block_end]
         kind, cue = _kind(header, titles)
         field_name, titled = _field(title, header, block, titles)
         if draft.dates and draft.dates.form == "season" and kind == "job":
@@ -414,8 +417,18 @@ def section_roles(
                 span=draft.span,
                 cue=cue,
                 titled=titled,
+                block=(min(h.start for h in header_lines), block_end),
             )
         )
+    return _trimmed_blocks(roles)
+
+
+def _trimmed_blocks(roles: list[RoleFinding]) -> list[RoleFinding]:
+    """A role's block ends where the next role's header lines start (its title line
+    sits above its dates, at the end of the previous block)."""
+    for role, following in pairwise(roles):
+        start, end = role.block
+        role.block = (start, max(start, min(end, following.block[0])))
     return roles
 
 
@@ -553,6 +566,29 @@ def decide(
     return result
 
 
+def _experience_spans(sections: list[tuple[str, int, int]]) -> list[tuple[int, int]]:
+    """Experience sections; a "Project: ..." line inside one opens a projects section, and
+    the experience that follows it is the same role's, so the run is one span."""
+    spans: list[tuple[int, int]] = []
+    pending: tuple[int, int] | None = None  # projects right after an experience section
+    for kind, start, end in sections:
+        if kind == "experience":
+            if spans and pending is not None:
+                spans[-1] = (spans[-1][0], end)
+            else:
+                spans.append((start, end))
+            pending = None
+        elif kind == "projects" and spans and spans[-1][1] <= start and pending is None:
+            pending = (start, end) if _adjacent(spans[-1], start) else None
+        else:
+            pending = None
+    return spans
+
+
+def _adjacent(span: tuple[int, int], start: int) -> bool:
+    return span[1] >= start - 1
+
+
 def analyse_experience(
     text: str,
     sections: list[tuple[str, int, int]],
@@ -562,7 +598,7 @@ def analyse_experience(
     """Experience of a CV from its sections (kind, start, end): roles, totals, level."""
     per_skill, skill_lines = skill_years(text, vocabulary)
     skip = {line.start for line in skill_lines}
-    experience = [(s, e) for kind, s, e in sections if kind == "experience"]
+    experience = _experience_spans(sections)
     if not experience:  # no experience heading: any dated line outside these sections
         excluded = {"education", "certifications", "projects", "skills", "other"}
         experience = [(s, e) for kind, s, e in sections if kind not in excluded]

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from talentrag.domain import (
@@ -101,6 +101,9 @@ class SkillExtraction:
 
     held: list[HeldSkill]
     rejected: list[RejectedMention]
+    positions: dict[str, list[int]] = field(default_factory=dict)
+    """Held skill -> offsets of the mentions that made it held (an implied skill: those
+    of the skills implying it); ``skill_depth`` reads them against the roles."""
 
 
 # -- 1. candidates -------------------------------------------------------------------
@@ -618,6 +621,7 @@ def extract_skills(
     document = _Document(text, mentions, tokens, cues)
     held: dict[str, HeldSkill] = {}
     rejected: dict[str, RejectedMention] = {}
+    positions: dict[str, list[int]] = {}
     for mention, reason in screened_out:
         _add_rejected(rejected, mention, reason, _evidence(document, mention, source_file))
     for index, mention in enumerate(mentions):
@@ -628,12 +632,28 @@ def extract_skills(
             _add_rejected(rejected, mention, str(category), evidence)
             continue
         strength = _strength(located, mention.start, category is CueCategory.COURSE)
+        evidence.strength = strength
         _add_held(held, vocabulary, mention, evidence, strength)
+        positions.setdefault(mention.skill, []).append(mention.start)
     _add_implied(held, vocabulary)
     rejected_only = [r for skill, r in rejected.items() if skill not in held]
     return SkillExtraction(
-        held=sorted(held.values(), key=lambda h: h.skill), rejected=rejected_only
+        held=sorted(held.values(), key=lambda h: h.skill),
+        rejected=rejected_only,
+        positions=_with_implied(positions, held, vocabulary),
     )
+
+
+def _with_implied(
+    positions: dict[str, list[int]], held: dict[str, HeldSkill], vocabulary: Vocabulary
+) -> dict[str, list[int]]:
+    """An implied skill is used wherever a skill implying it is mentioned."""
+    found = {skill: list(offsets) for skill, offsets in positions.items()}
+    for explicit, offsets in positions.items():
+        for implied in vocabulary.implied_closure[explicit]:
+            if held[implied].kind is MatchKind.IMPLIED:
+                found.setdefault(implied, []).extend(offsets)
+    return {skill: sorted(offsets) for skill, offsets in found.items()}
 
 
 def _evidence(document: _Document, mention: Mention, source_file: str) -> Evidence:
@@ -683,10 +703,15 @@ def _add_held(
     if kind is MatchKind.EXACT and current.kind is not MatchKind.EXACT:
         current.kind, current.confidence = kind, HELD_CONFIDENCE[kind]
         current.surface = mention.surface
-    if len(current.evidence) < MAX_EVIDENCE and all(
-        e.start != evidence.start for e in current.evidence
-    ):
-        current.evidence.append(evidence)
+    if all(e.start != evidence.start for e in current.evidence):
+        current.evidence = _strongest_first([*current.evidence, evidence])[:MAX_EVIDENCE]
+
+
+def _strongest_first(passages: list[Evidence]) -> list[Evidence]:
+    """Passages from roles before skills lists, summaries and courses; then in text order."""
+    return sorted(
+        passages, key=lambda e: (-STRENGTH_RANK[e.strength] if e.strength else 0, e.start)
+    )
 
 
 def _add_implied(held: dict[str, HeldSkill], vocabulary: Vocabulary) -> None:

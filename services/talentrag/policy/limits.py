@@ -29,6 +29,12 @@ MAX_SKILLS = 20
 MAX_SKILL_CHARS = 100
 """Longest accepted skill string."""
 
+MAX_QUERY_CHARS = 1000
+"""Longest free-text search query."""
+
+MAX_JOB_DESCRIPTION_CHARS = 50_000
+"""Longest pasted job description searched for (a long one is about 10,000)."""
+
 MAX_NAME_CHARS = 200
 MAX_FILE_NAME_CHARS = 255
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable, Collection, Mapping
+from datetime import date
 
 from talentrag.domain import (
     CandidateProfile,
@@ -19,20 +21,28 @@ from talentrag.domain import (
     Evidence,
     HeldSkill,
     MatchKind,
+    SkillStrength,
 )
+from talentrag.errors import InvalidInput, NotFound
 from talentrag.gateways.base import KnowledgeGraphGateway, Retrieval
 from talentrag.graph_schema import PERSON_TYPES, parse_document_node, split_joined
+from talentrag.policy.credits import FULL_MATCH_KINDS
 from talentrag.policy.limits import MAX_EVIDENCE, MAX_TEXT_MATCHES
+from talentrag.search.blind import blind
 from talentrag.search.models import (
     NO_MATCH_MESSAGE,
     CandidateResult,
+    PartialSkill,
+    ResolvedRequest,
     ResolvedSkill,
     SearchRequest,
     SearchResponse,
     SkillMatchDetail,
 )
+from talentrag.search.paging import decode_cursor, encode_cursor, request_fingerprint
 from talentrag.search.query import RequestedSkill, build_retrieval_query, implied_by, resolve_skills
-from talentrag.search.scoring import CandidateMatch, match_candidate
+from talentrag.search.request_text import ParsedRequest, parse_request_text
+from talentrag.search.scoring import CandidateMatch, MatchStatus, match_candidate
 from talentrag.search.text_match import occurrence, phrases_for, text_evidence
 from talentrag.store.base import CandidateStore
 from talentrag.vocabulary import SkillNormalizer
@@ -47,48 +57,138 @@ class SearchService:
         store: CandidateStore,
         normalizer: SkillNormalizer,
         default_tenant: str = "default",
+        *,
+        blind_tenants: Collection[str] = (),
+        today: Callable[[], date] = date.today,
     ):
         self.gateway = gateway
         self.store = store
         self.normalizer = normalizer
         self.default_tenant = default_tenant
+        self.blind_tenants = frozenset(blind_tenants)
+        self.today = today
         self._implied_by = implied_by(normalizer.vocabulary)
 
     async def search(self, request: SearchRequest, tenant: str | None = None) -> SearchResponse:
-        """Ranked candidates for the request in ``tenant`` (or the request's, or the default)."""
+        """One page of ranked candidates for the request in ``tenant`` (or the request's, or
+        the default)."""
         started = time.perf_counter()
         tenant = tenant or request.tenant or self.default_tenant
+        resolved, notes = await self._structured(request, tenant)
+        fingerprint = request_fingerprint(resolved.model_dump_json(exclude={"top_k"}))
+        offset = decode_cursor(request.cursor, fingerprint) if request.cursor else 0
         skills = await resolve_skills(
-            request.required_skills, request.preferred_skills, self.normalizer, self._implied_by
+            resolved.required_skills,
+            resolved.preferred_skills,
+            self.normalizer,
+            self._implied_by,
         )
-        query = build_retrieval_query(skills, request.experience_level, request.top_k)
+        excluded = await self._excluded(resolved.exclude_skills)
+        query = build_retrieval_query(skills, resolved.experience_level, resolved.top_k)
         retrieval = await self.gateway.retrieve(tenant, query)
-        profiles = await self._candidate_pool(tenant, skills, retrieval)
-        profiles |= await self._found_in_text(tenant, skills, profiles)
-        matches = [match_candidate(profile, skills) for profile in profiles.values()]
-        pool = [m for m in matches if m.required_matched]
-        if request.experience_level:
-            pool = [m for m in pool if m.profile.level == request.experience_level]
-        qualified = any(m.qualifies for m in pool)
-        ranked = sorted(pool, key=CandidateMatch.rank_key)[: request.top_k] if qualified else []
-        records = await self.store.get_many(
-            tenant, [m.profile.id for m in ranked]
-        )  # evidence for the answer only
-        message = None if ranked else self._no_match_message(skills, matches, request)
+        profiles = await self._candidate_pool(tenant, skills, retrieval, excluded)
+        profiles |= await self._found_in_text(tenant, skills, profiles, excluded)
+        this_year = self.today().year
+        matches = [
+            match_candidate(p, skills, this_year)
+            for p in profiles.values()
+            if not excluded.keys() & p.skills.keys()
+        ]
+        listed = [m for m in matches if m.required_covered and _passes(m, resolved)]
+        qualifying = sum(m.qualifies for m in listed)
+        ranked = sorted(listed, key=CandidateMatch.rank_key) if qualifying else []
+        page = ranked[offset : offset + resolved.top_k]
+        records = await self.store.get_many(tenant, [m.profile.id for m in page])
+        results = [
+            _result(m, records[m.profile.id], skills) for m in page if m.profile.id in records
+        ]
+        if request.blind if request.blind is not None else tenant in self.blind_tenants:
+            results = [blind(r, tenant, offset + n) for n, r in enumerate(results, 1)]
+        more = offset + resolved.top_k < len(ranked)
         return SearchResponse(
             query=query.query,
-            candidates=[
-                _result(m, records[m.profile.id], skills) for m in ranked if m.profile.id in records
-            ],
+            candidates=results,
             total_considered=len(matches),
+            total=len(ranked),
+            total_qualifying=qualifying,
+            next_cursor=encode_cursor(offset + resolved.top_k, fingerprint) if more else None,
             processing_time_ms=round((time.perf_counter() - started) * 1000, 2),
-            message=message,
+            message=None if ranked else self._no_match_message(skills, matches, resolved),
             resolved_skills=[_resolved(s) for s in skills],
+            resolved_request=resolved,
+            request_notes=notes,
         )
+
+    # -- the structured request ----------------------------------------------------------
+    async def _structured(
+        self, request: SearchRequest, tenant: str
+    ) -> tuple[ResolvedRequest, list[str]]:
+        """The request's own fields, completed from its query or job description."""
+        parsed: ParsedRequest | None = None
+        if request.reads_text:
+            parsed = parse_request_text(
+                await self._request_text(request, tenant), self.normalizer.vocabulary
+            )
+        resolved = ResolvedRequest(
+            required_skills=request.required_skills or (parsed.required_skills if parsed else []),
+            preferred_skills=request.preferred_skills
+            or (parsed.preferred_skills if parsed else []),
+            experience_level=request.experience_level
+            or (parsed.experience_levels or None if parsed else None),
+            min_years=request.min_years
+            if request.min_years is not None
+            else (parsed.min_years if parsed else None),
+            exclude_skills=request.exclude_skills,
+            top_k=request.top_k,
+        )
+        if not resolved.required_skills:
+            source = "job description" if not request.query else "query"
+            raise InvalidInput(
+                f"the {source} names no skill the vocabulary knows; give required_skills "
+                "(e.g. ['Python']) or reword it",
+                errors=[
+                    {
+                        "field": "query" if request.query else "job_description",
+                        "message": "no known skill found",
+                    }
+                ],
+            )
+        return resolved, parsed.notes if parsed else []
+
+    async def _request_text(self, request: SearchRequest, tenant: str) -> str:
+        if request.query:
+            return request.query
+        if request.job_description_text:
+            return request.job_description_text
+        document_id = str(request.job_description_id)
+        record = await self.store.get(tenant, document_id)
+        text = await self.store.text_of(tenant, document_id) if record else None
+        if record is None or text is None:
+            raise NotFound(f"no job description '{document_id}' in tenant '{tenant}'")
+        if record.is_candidate:
+            raise InvalidInput(
+                f"'{document_id}' is a CV, not a job description; pass a job description's id"
+            )
+        return text
+
+    async def _excluded(self, exclude: list[str]) -> dict[str, str]:
+        """Canonical skills whose holders are left out -> the excluded skill they stand for:
+        the skill, and skills implying it or of its family (not merely related ones)."""
+        resolved = await resolve_skills(exclude, [], self.normalizer, self._implied_by)
+        return {
+            name: skill.requested
+            for skill in resolved
+            for name, accepted in skill.accepts.items()
+            if accepted.kind in FULL_MATCH_KINDS
+        }
 
     # -- candidate pool ----------------------------------------------------------------
     async def _candidate_pool(
-        self, tenant: str, skills: list[RequestedSkill], retrieval: Retrieval
+        self,
+        tenant: str,
+        skills: list[RequestedSkill],
+        retrieval: Retrieval,
+        excluded: Mapping[str, str],
     ) -> dict[str, CandidateProfile]:
         accepted = {name for s in skills for name in s.accepts}
         nodes = accepted | self._skill_nodes_in(retrieval, skills)
@@ -104,10 +204,14 @@ class SearchService:
             self._collect(entity.name, entity.entity_type, entity.file_path, ids, files)
         if files:
             ids |= await self.store.ids_for_source_files(tenant, sorted(files))
-        return await self.store.profiles(tenant, sorted(ids), accepted)
+        return await self.store.profiles(tenant, sorted(ids), accepted | excluded.keys())
 
     async def _found_in_text(
-        self, tenant: str, skills: list[RequestedSkill], pool: dict[str, CandidateProfile]
+        self,
+        tenant: str,
+        skills: list[RequestedSkill],
+        pool: dict[str, CandidateProfile],
+        excluded: Mapping[str, str],
     ) -> dict[str, CandidateProfile]:
         """For each requested skill no one in the pool holds: the CVs whose text names it.
 
@@ -127,8 +231,8 @@ class SearchService:
                             text, span, skill.canonical
                         )
         new = {i for s in skills for i in s.found_in_text} - pool.keys()
-        accepted = {name for s in skills for name in s.accepts}
-        return await self.store.profiles(tenant, sorted(new), accepted) if new else {}
+        wanted = {name for s in skills for name in s.accepts} | excluded.keys()
+        return await self.store.profiles(tenant, sorted(new), wanted) if new else {}
 
     def _skill_nodes_in(self, retrieval: Retrieval, skills: list[RequestedSkill]) -> set[str]:
         """Retrieved entity names that map to an accepted skill (LLM-built graphs name them freely)."""
@@ -152,7 +256,7 @@ class SearchService:
 
     # -- the empty answer --------------------------------------------------------------
     def _no_match_message(
-        self, skills: list[RequestedSkill], matches: list[CandidateMatch], request: SearchRequest
+        self, skills: list[RequestedSkill], matches: list[CandidateMatch], request: ResolvedRequest
     ) -> str:
         required = [s for s in skills if s.required]
         unknown = [s.requested for s in required if s.primary is None]
@@ -163,8 +267,21 @@ class SearchService:
             skill, count = ruled_out.most_common(1)[0]
             return f"{NO_MATCH_MESSAGE} '{skill}' ruled out the most candidates ({count} of {len(matches)} considered lack it)."
         if request.experience_level and matches:
-            return f"{NO_MATCH_MESSAGE} Candidates have these skills, but none at {request.experience_level.value} level."
+            levels = " or ".join(level.value for level in request.experience_level)
+            return f"{NO_MATCH_MESSAGE} Candidates have these skills, but none at {levels} level."
+        if request.min_years is not None and matches:
+            return f"{NO_MATCH_MESSAGE} Candidates have these skills, but none with {request.min_years:g}+ years."
         return f"{NO_MATCH_MESSAGE} No candidate holds '{required[0].requested}'."
+
+
+def _passes(match: CandidateMatch, request: ResolvedRequest) -> bool:
+    """The level and years filters (a candidate of unknown level or years fails them)."""
+    profile = match.profile
+    if request.experience_level and profile.level not in request.experience_level:
+        return False
+    return request.min_years is None or (
+        profile.years is not None and profile.years >= request.min_years
+    )
 
 
 def _resolved(skill: RequestedSkill) -> ResolvedSkill:
@@ -175,6 +292,7 @@ def _resolved(skill: RequestedSkill) -> ResolvedSkill:
         how=skill.primary.kind if skill.primary else None,
         accepts=len(skill.accepts),
         found_in_text=len(skill.found_in_text),
+        family=sorted(n for n, m in skill.accepts.items() if m.kind is MatchKind.NARROWER),
     )
 
 
@@ -182,8 +300,7 @@ def _result(
     match: CandidateMatch, record: DocumentRecord, skills: list[RequestedSkill]
 ) -> CandidateResult:
     details = match.details
-    matched_required = [d.requested for d in details if d.required]
-    matched_preferred = [d.requested for d in details if not d.required]
+    full = {d.requested for d in details if d.status == MatchStatus.MATCHED.value}
     return CandidateResult(
         candidate_id=record.id,
         name=record.name,
@@ -191,9 +308,19 @@ def _result(
         experience_level=record.level,
         years_experience=record.years,
         match_score=match.score,
-        matched_required_skills=matched_required,
-        matched_preferred_skills=matched_preferred,
-        missing_skills=[s.requested for s in match.missing],
+        matched_required_skills=[
+            d.requested for d in details if d.required and d.requested in full
+        ],
+        matched_preferred_skills=[
+            d.requested for d in details if not d.required and d.requested in full
+        ],
+        partial_skills=[
+            PartialSkill(requested=d.requested, required=d.required, stand_in=d.skill)
+            for d in details
+            if d.requested not in full
+        ],
+        missing_skills=[s.requested for s in match.missing if s.required],
+        missing_preferred_skills=[s.requested for s in match.missing if not s.required],
         skill_matches=details,
         evidence=_evidence(details, record, skills),
         explanation=_explanation(details, record, skills),
@@ -203,7 +330,8 @@ def _result(
 def _evidence(
     details: list[SkillMatchDetail], record: DocumentRecord, skills: list[RequestedSkill]
 ) -> list[Evidence]:
-    """Up to three passages, required skills first, one per skill, no passage twice.
+    """Up to three passages, one per skill, no passage twice: required full matches
+    first, then by points; each skill's strongest passage (a role's before a list's).
 
     A skill whose own passage is already shown may be proved by a skill that implies
     it ("Deployed services on EKS" proves Kubernetes).
@@ -212,7 +340,7 @@ def _evidence(
     by_request = {s.requested: s for s in skills}
     passages: list[Evidence] = []
     seen: set[tuple[int, int]] = set()
-    for detail in sorted(details, key=lambda d: (not d.required, -d.confidence)):
+    for detail in sorted(details, key=lambda d: (not d.required, d.status != "matched", -d.points)):
         candidates = _proofs(detail, by_request[detail.requested], held, record)
         fresh = next((e for e in candidates if (e.start, e.end) not in seen), None)
         if fresh is not None:
@@ -248,17 +376,32 @@ def _explanation(
     canonical = {s.requested: s.canonical for s in skills}
     parts = []
     for detail in details:
+        if detail.status != MatchStatus.MATCHED.value:
+            parts.append(f"{detail.requested} (partial: {detail.skill} stands in)")
+            continue
         how = detail.kind.value
         if detail.skill != canonical[detail.requested]:
             how += f" via {detail.skill}"
         elif detail.requested != detail.skill:
             how = f"{detail.skill}, {how}"
+        if detail.strength:
+            how += f", in {_STRENGTH_WORDS[detail.strength]}"
+        if detail.years:
+            how += f", {detail.years:g} y"
         parts.append(f"{detail.requested} ({how})")
     level = record.level.value if record.level else "unknown level"
     years = f", {record.years:g} years" if record.years is not None else ""
-    required = sum(d.required for d in details)
-    preferred = len(details) - required
+    required = sum(d.required and d.status == "matched" for d in details)
+    preferred = sum(not d.required and d.status == "matched" for d in details)
     summary = f"Matches {required}/{n_required} required"
     if n_preferred:
         summary += f" and {preferred}/{n_preferred} preferred"
     return f"{summary} skills: {', '.join(parts) or 'none'}; {level}{years}."
+
+
+_STRENGTH_WORDS = {
+    SkillStrength.ROLE: "a role",
+    SkillStrength.SKILLS_LIST: "a skills list",
+    SkillStrength.SUMMARY: "the summary",
+    SkillStrength.COURSE: "a course",
+}

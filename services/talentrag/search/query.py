@@ -98,11 +98,13 @@ def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def build_query_text(skills: list[RequestedSkill], level: ExperienceLevel | None) -> str:
+def build_query_text(
+    skills: list[RequestedSkill], levels: list[ExperienceLevel] | None
+) -> str:
     """'Find senior candidates with Python and Machine Learning experience (nice to have: AWS)'."""
     required = [s.canonical for s in skills if s.required]
     preferred = [s.canonical for s in skills if not s.required]
-    who = f"{level.value} candidates" if level else "candidates"
+    who = f"{' or '.join(level.value for level in levels)} candidates" if levels else "candidates"
     text = f"Find {who} with {_join(required)} experience"
     if preferred:
         text += f" (nice to have: {', '.join(preferred)})"
@@ -110,12 +112,12 @@ def build_query_text(skills: list[RequestedSkill], level: ExperienceLevel | None
 
 
 def build_retrieval_query(
-    skills: list[RequestedSkill], level: ExperienceLevel | None, top_k: int
+    skills: list[RequestedSkill], levels: list[ExperienceLevel] | None, top_k: int
 ) -> RetrievalQuery:
     """The query plus keywords: with keywords given, LightRAG calls no LLM."""
     names = [s.canonical for s in skills]
     return RetrievalQuery(
-        query=build_query_text(skills, level),
+        query=build_query_text(skills, levels),
         ll_keywords=names,
         hl_keywords=[f"has skill {name}" for name in names],
         top_k=max(10, min(40, top_k * 2)),

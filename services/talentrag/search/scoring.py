@@ -1,40 +1,71 @@
-"""Per-candidate skill matching and the match score (documented in docs/scoring.md).
+"""Per-candidate skill matching, labels, the match score and the ranking (docs/scoring.md).
 
-credit(s)   best over the candidate's held skills h accepted for requested skill s:
-            accept(s, h) x held_confidence(h)    (the factors live in policy/credits.py)
-            accept: 1.0 same skill, 0.9 a skill implying it or of its family (a broad
-            term), 0.5 a related skill
-            a skill nobody holds: 0.5 when the CV's text names it (full-text index)
-            held_confidence: 1.0 written exactly, 0.95 as an alias, 0.9 implied (EKS -> Kubernetes)
-R           mean credit over required skills
-P           mean credit over preferred skills
-match_score = R                      when no preferred skills are given
-            = 0.8 R + 0.2 P          otherwise
-A candidate *qualifies* with some credit for EVERY required skill. When at least one
-candidate qualifies, the answer lists qualifying candidates first and fills up with
-candidates that match only some required skills (listed in missing_skills); when none
-qualifies, the answer is empty with a hint.
-Ranking: number of required skills matched, then match_score, then evidence (mentions
-of matched required skills), then candidate id.
+For each requested skill a candidate is ``matched`` (the skill, an alias, a skill that
+implies it, a skill of its family when it is a broad term, or its name in the CV's
+text), ``partial`` (only a related skill stands in, or a broad term's family shows in a
+single skill) or ``missing``.
+
+credit(s)   accept(s, h) x held_confidence(h) for the held skill h chosen for s: the
+            best full match, else the best stand-in (factors in policy/credits.py)
+depth(s)    0.5 strength + 0.3 years + 0.2 recency of h, each in [0, 1]
+points(s)   credit(s) x (0.7 + 0.3 depth(s));  0 when missing
+R, P        mean points over required, preferred skills
+match_score R (no preferred skills), else 0.8 R + 0.2 P
+
+Ranking: coverage first (required skills matched, then required skills matched or
+partial, then preferred skills matched), then match_score, then candidate id. A candidate *qualifies* when every required skill is
+matched or partial.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from talentrag.domain import CandidateProfile, MatchKind, SkillHolding
-from talentrag.policy.credits import REQUIRED_WEIGHT, TEXT_CREDIT
+from talentrag.policy.credits import (
+    DEPTH_SHARE,
+    DEPTH_WEIGHTS,
+    FAMILY_SKILLS_FOR_MATCH,
+    FULL_MATCH_KINDS,
+    RECENT_YEARS,
+    REQUIRED_WEIGHT,
+    STALE_AFTER_YEARS,
+    STRENGTH_WEIGHT,
+    TEXT_CREDIT,
+    UNKNOWN_STRENGTH_WEIGHT,
+    YEARS_FOR_FULL_DEPTH,
+)
 from talentrag.search.models import SkillMatchDetail
 from talentrag.search.query import RequestedSkill
 
 
+class MatchStatus(StrEnum):
+    """How one requested skill is met by one candidate."""
+
+    MATCHED = "matched"
+    PARTIAL = "partial"
+
+
 @dataclass(frozen=True, slots=True)
 class Credit:
-    """The best credit one candidate earns for one requested skill."""
+    """The credit one candidate earns for one requested skill, and from which held skill."""
 
     requested: RequestedSkill
-    skill: str  # the held skill that earned it
+    skill: str  # the held skill that earned it (the requested one for a text match)
+    kind: MatchKind  # how the held skill meets the request
     confidence: float
+    depth: float
+    points: float
+    family_held: int = 0  # for a broad term: how many skills of its family the candidate holds
+
+    @property
+    def status(self) -> MatchStatus:
+        """Matched by the skill itself, its name in the text, or its family shown broadly
+        enough; otherwise a stand-in: partial."""
+        if self.kind is MatchKind.NARROWER and self.family_held < FAMILY_SKILLS_FOR_MATCH:
+            return MatchStatus.PARTIAL
+        return MatchStatus.MATCHED if self.kind in FULL_MATCH_KINDS else MatchStatus.PARTIAL
 
 
 @dataclass
@@ -46,16 +77,24 @@ class CandidateMatch:
     missing: list[RequestedSkill]
     score: float
     required_matched: int
-    evidence_mentions: int
+    required_covered: int
+    preferred_matched: int
 
     @property
     def qualifies(self) -> bool:
-        """True when every required skill earned some credit."""
+        """True when every required skill is matched or partial."""
         return not any(s.required for s in self.missing)
 
-    def rank_key(self) -> tuple[int, float, int, str]:
-        """Sort key: more required skills matched, higher score, more evidence, then id."""
-        return (-self.required_matched, -self.score, -self.evidence_mentions, self.profile.id)
+    def rank_key(self) -> tuple[int, int, int, float, str]:
+        """Sort key: coverage (required matched, required matched or partial, preferred
+        matched), then the score, which within equal coverage is the evidence's depth."""
+        return (
+            -self.required_matched,
+            -self.required_covered,
+            -self.preferred_matched,
+            -self.score,
+            self.profile.id,
+        )
 
     @property
     def details(self) -> list[SkillMatchDetail]:
@@ -63,48 +102,97 @@ class CandidateMatch:
         return [_detail(c, self.profile.skills.get(c.skill)) for c in self.credits]
 
 
+def depth(holding: SkillHolding | None, this_year: int) -> float:
+    """How strongly a CV shows a held skill: where, for how long, how recently (0..1)."""
+    if holding is None:  # a text match: no analysis says how the CV uses it
+        return 0.0
+    strength = STRENGTH_WEIGHT[holding.strength] if holding.strength else UNKNOWN_STRENGTH_WEIGHT
+    years = min(holding.years or 0.0, YEARS_FOR_FULL_DEPTH) / YEARS_FOR_FULL_DEPTH
+    recency = 0.0
+    if holding.last_used is not None:
+        ago = max(0, this_year - holding.last_used - RECENT_YEARS)
+        recency = max(0.0, 1 - ago / (STALE_AFTER_YEARS - RECENT_YEARS))
+    w_strength, w_years, w_recency = DEPTH_WEIGHTS
+    return round(w_strength * strength + w_years * years + w_recency * recency, 4)
+
+
+def _points(confidence: float, skill_depth: float) -> float:
+    return round(confidence * (1 - DEPTH_SHARE + DEPTH_SHARE * skill_depth), 4)
+
+
 def _best_credit(
-    requested: RequestedSkill, held: dict[str, SkillHolding], candidate_id: str
+    requested: RequestedSkill, held: dict[str, SkillHolding], candidate_id: str, this_year: int
 ) -> Credit | None:
-    best_confidence, best_skill = -1.0, ""
+    """The best full match, else the best stand-in, else the text, else None."""
+    best: tuple[bool, float, float] | None = None
+    chosen: tuple[str, MatchKind, float, float] | None = None
     for skill, accepted in requested.accepts.items():
         holding = held.get(skill)
-        if holding is not None and accepted.confidence * holding.confidence > best_confidence:
-            best_confidence, best_skill = accepted.confidence * holding.confidence, skill
-    if best_skill:
-        return Credit(requested, best_skill, round(best_confidence, 3))
+        if holding is None:
+            continue
+        confidence = accepted.confidence * holding.confidence
+        skill_depth = depth(holding, this_year)
+        key = (accepted.kind in FULL_MATCH_KINDS, confidence, skill_depth)
+        if best is None or key > best:
+            best, chosen = key, (skill, accepted.kind, confidence, skill_depth)
+    if chosen is not None:
+        skill, kind, confidence, skill_depth = chosen
+        family = sum(
+            m.kind is MatchKind.NARROWER and name in held for name, m in requested.accepts.items()
+        )
+        return Credit(
+            requested,
+            skill,
+            kind,
+            round(confidence, 3),
+            skill_depth,
+            _points(confidence, skill_depth),
+            family,
+        )
     if candidate_id in requested.found_in_text:  # nobody holds it; this CV's text names it
-        return Credit(requested, requested.canonical, TEXT_CREDIT)
+        return Credit(
+            requested,
+            requested.canonical,
+            MatchKind.TEXT,
+            TEXT_CREDIT,
+            0.0,
+            _points(TEXT_CREDIT, 0),
+        )
     return None
 
 
 def _detail(credit: Credit, holding: SkillHolding | None) -> SkillMatchDetail:
+    requested = credit.requested
     if holding is None:  # found in the text only
-        return SkillMatchDetail(
-            requested=credit.requested.requested,
-            skill=credit.skill,
-            kind=MatchKind.TEXT,
-            confidence=credit.confidence,
-            required=credit.requested.required,
-        )
-    accepted = credit.requested.accepts[credit.skill]
-    # the same skill: report how the CV evidences it; otherwise how it relates
-    kind = holding.kind if accepted.kind in (MatchKind.EXACT, MatchKind.ALIAS) else accepted.kind
+        kind = MatchKind.TEXT
+    elif credit.kind in (MatchKind.EXACT, MatchKind.ALIAS):
+        kind = holding.kind  # the same skill: report how the CV evidences it
+    else:
+        kind = credit.kind  # otherwise how the held skill relates
+    partial = credit.status is MatchStatus.PARTIAL
     return SkillMatchDetail(
-        requested=credit.requested.requested,
+        requested=requested.requested,
         skill=credit.skill,
         kind=kind,
+        status=credit.status.value,
+        stand_in=credit.skill if partial else None,
         confidence=credit.confidence,
-        required=credit.requested.required,
+        required=requested.required,
+        strength=holding.strength if holding else None,
+        years=holding.years if holding else None,
+        last_used=holding.last_used if holding else None,
+        depth=credit.depth,
+        points=credit.points,
     )
 
 
-def match_candidate(profile: CandidateProfile, requested: list[RequestedSkill]) -> CandidateMatch:
-    """Best credit per requested skill and the match score (docs/scoring.md)."""
-    held = profile.skills
+def match_candidate(
+    profile: CandidateProfile, requested: list[RequestedSkill], this_year: int
+) -> CandidateMatch:
+    """Credit per requested skill, the match score and the ranking inputs (docs/scoring.md)."""
     credits, missing = [], []
     for skill in requested:
-        credit = _best_credit(skill, held, profile.id)
+        credit = _best_credit(skill, profile.skills, profile.id, this_year)
         if credit is None:
             missing.append(skill)
         else:
@@ -113,18 +201,19 @@ def match_candidate(profile: CandidateProfile, requested: list[RequestedSkill]) 
     preferred = [c for c in credits if not c.requested.required]
     n_required = sum(s.required for s in requested)
     n_preferred = len(requested) - n_required
-    r = sum(c.confidence for c in required) / n_required if n_required else 0.0
+    r = sum(c.points for c in required) / n_required if n_required else 0.0
     score = (
         r
         if not n_preferred
         else REQUIRED_WEIGHT * r
-        + (1 - REQUIRED_WEIGHT) * sum(c.confidence for c in preferred) / n_preferred
+        + (1 - REQUIRED_WEIGHT) * sum(c.points for c in preferred) / n_preferred
     )
     return CandidateMatch(
         profile=profile,
         credits=credits,
         missing=missing,
         score=round(min(1.0, score), 4),
-        required_matched=len(required),
-        evidence_mentions=sum(held[c.skill].mentions for c in required if c.skill in held),
+        required_matched=sum(c.status is MatchStatus.MATCHED for c in required),
+        required_covered=len(required),
+        preferred_matched=sum(c.status is MatchStatus.MATCHED for c in preferred),
     )

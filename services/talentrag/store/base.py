@@ -97,6 +97,10 @@ class CandidateStore(ABC):
         """Active documents among ``ids``."""
 
     @abstractmethod
+    async def text_of(self, tenant: str, document_id: str) -> str | None:
+        """The stored text of one active document (any type), or None."""
+
+    @abstractmethod
     async def profiles(
         self, tenant: str, ids: list[str], skills: Collection[str] | None = None
     ) -> dict[str, CandidateProfile]:

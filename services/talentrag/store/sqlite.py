@@ -19,6 +19,7 @@ from talentrag.domain import (
     ExperienceLevel,
     MatchKind,
     SkillHolding,
+    SkillStrength,
 )
 from talentrag.store.base import (
     CandidateStore,
@@ -32,6 +33,27 @@ from talentrag.store.base import (
 _KINDS = {kind.value: kind for kind in MatchKind}
 _FULL_TEXT_WORD = re.compile(r"\w+")  # what FTS5's unicode61 tokenizer indexes, roughly
 _LEVELS = {level.value: level for level in ExperienceLevel}
+_STRENGTHS = {strength.value: strength for strength in SkillStrength}
+_HOLDING = "s.skill, s.kind, s.confidence, s.mentions, s.strength, s.years, s.last_used"
+
+
+def _holding(
+    kind: str,
+    confidence: float,
+    mentions: int,
+    strength: str | None,
+    years: float | None,
+    last_used: int | None,
+) -> SkillHolding:
+    return SkillHolding(
+        _KINDS[kind],
+        confidence,
+        mentions,
+        _STRENGTHS[strength] if strength else None,
+        years,
+        last_used,
+    )
+
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (
@@ -100,6 +122,17 @@ CREATE INDEX IF NOT EXISTS documents_analysis ON documents (tenant, analysis, id
 
 RECORD_COLUMNS = "record, created_at, updated_at"
 
+# What ranking reads per held skill; the later three came with evidence-strength ranking.
+SKILL_LATE_COLUMNS = {
+    "mentions": "INTEGER NOT NULL DEFAULT 0",
+    "strength": "TEXT",
+    "years": "REAL",
+    "last_used": "INTEGER",
+}
+INSERT_SKILLS = """INSERT INTO document_skills
+    (tenant, id, skill, kind, confidence, mentions, strength, years, last_used)
+    VALUES (?,?,?,?,?,?,?,?,?)"""
+
 # Full-text index over every stored text (FTS5, external content: the text is stored
 # once, in `documents`); the triggers keep it in step with every insert, update and delete.
 FULL_TEXT = """
@@ -123,9 +156,12 @@ END;
 # the indexes alone (55 -> 7 ms for 5,500 holdings at 10K CVs) instead of the wide rows.
 RANKING_INDEXES = """
 DROP INDEX IF EXISTS document_skills_skill;
-CREATE INDEX IF NOT EXISTS document_skills_holders
-    ON document_skills (tenant, skill, id, kind, confidence, mentions);
-CREATE INDEX IF NOT EXISTS documents_rank ON documents (tenant, id, status, document_type, level);
+DROP INDEX IF EXISTS document_skills_holders;
+CREATE INDEX IF NOT EXISTS document_skills_ranking
+    ON document_skills (tenant, skill, id, kind, confidence, mentions, strength, years, last_used);
+DROP INDEX IF EXISTS documents_rank;
+CREATE INDEX IF NOT EXISTS documents_ranking
+    ON documents (tenant, id, status, document_type, level, years);
 """
 
 
@@ -180,10 +216,11 @@ class SQLiteCandidateStore(CandidateStore):
         await self._db.executescript(SCHEMA)
         async with self._db.execute("PRAGMA table_info(document_skills)") as cursor:
             columns = {row[1] async for row in cursor}
-        if "mentions" not in columns:  # stores created before the column existed
-            await self._db.execute(
-                "ALTER TABLE document_skills ADD COLUMN mentions INTEGER NOT NULL DEFAULT 0"
-            )
+        for column, sql_type in SKILL_LATE_COLUMNS.items():
+            if column not in columns:  # stores created before the column existed
+                await self._db.execute(
+                    f"ALTER TABLE document_skills ADD COLUMN {column} {sql_type}"
+                )
         async with self._db.execute("PRAGMA table_info(documents)") as cursor:
             present = {row[1] async for row in cursor}
         for column, sql_type in LATE_COLUMNS.items():
@@ -246,6 +283,15 @@ class SQLiteCandidateStore(CandidateStore):
                     found[row[0]] = _record(row[1:])
         return found
 
+    async def text_of(self, tenant: str, document_id: str) -> str | None:
+        """The stored text of one active document (any type), or None."""
+        async with self.reads.execute(
+            "SELECT text FROM documents WHERE tenant=? AND id=? AND status='active'",
+            [tenant, document_id],
+        ) as cursor:
+            row = await cursor.fetchone()
+        return str(row[0]) if row else None
+
     async def profiles(
         self, tenant: str, ids: list[str], skills: Collection[str] | None = None
     ) -> dict[str, CandidateProfile]:
@@ -257,8 +303,7 @@ class SQLiteCandidateStore(CandidateStore):
             for chunk in _batches(sorted(skills)):
                 marks = ",".join("?" * len(chunk))
                 await self._read_profiles(
-                    f"""SELECT d.id, d.level, s.skill, s.kind, s.confidence, s.mentions
-                        FROM document_skills s JOIN documents d ON d.tenant=s.tenant AND d.id=s.id
+                    f"""SELECT d.id, d.level, d.years, {_HOLDING} FROM document_skills s JOIN documents d ON d.tenant=s.tenant AND d.id=s.id
                         WHERE s.tenant=? AND s.skill IN ({marks}) AND d.status='active'
                           AND d.document_type='cv'""",
                     [tenant, *chunk],
@@ -269,7 +314,7 @@ class SQLiteCandidateStore(CandidateStore):
             marks = ",".join("?" * len(chunk))
             skill_join = "1" if skills is None else "0"  # the rest hold none of ``skills``
             await self._read_profiles(
-                f"""SELECT d.id, d.level, s.skill, s.kind, s.confidence, s.mentions FROM documents d
+                f"""SELECT d.id, d.level, d.years, {_HOLDING} FROM documents d
                     LEFT JOIN document_skills s ON s.tenant=d.tenant AND s.id=d.id AND {skill_join}
                     WHERE d.tenant=? AND d.status='active' AND d.document_type='cv' AND d.id IN ({marks})""",
                 [tenant, *chunk],
@@ -282,16 +327,16 @@ class SQLiteCandidateStore(CandidateStore):
         self, sql: str, args: list[str], found: dict[str, CandidateProfile], wanted: set[str]
     ) -> None:
         async with self.reads.execute(sql, args) as cursor:
-            for document_id, level, skill, kind, confidence, mentions in await cursor.fetchall():
+            for document_id, level, years, skill, *holding in await cursor.fetchall():
                 if document_id not in wanted:
                     continue
                 profile = found.get(document_id)
                 if profile is None:
                     profile = found[document_id] = CandidateProfile(
-                        document_id, _LEVELS[level] if level else None, {}
+                        document_id, _LEVELS[level] if level else None, {}, years
                     )
                 if skill is not None:
-                    profile.skills[skill] = SkillHolding(_KINDS[kind], confidence, mentions)
+                    profile.skills[skill] = _holding(*holding)
 
     async def list_documents(
         self,
@@ -353,10 +398,7 @@ class SQLiteCandidateStore(CandidateStore):
                     now,
                 )
             )
-            skill_rows += [
-                (tenant, record.id, s.skill, s.kind.value, s.confidence, s.mentions)
-                for s in record.skills
-            ]
+            skill_rows += _skill_rows(tenant, record)
         await self.db.executemany(
             """INSERT INTO documents (tenant, id, document_type, name, source_file, content_hash,
                    level, years, status, stale_chunk_ids, record, text, origin, analysis,
@@ -385,10 +427,7 @@ class SQLiteCandidateStore(CandidateStore):
         await self.db.executemany(
             "DELETE FROM document_skills WHERE tenant=? AND id=?", [(tenant, r.id) for r in records]
         )
-        await self.db.executemany(
-            "INSERT INTO document_skills (tenant, id, skill, kind, confidence, mentions) VALUES (?,?,?,?,?,?)",
-            skill_rows,
-        )
+        await self.db.executemany(INSERT_SKILLS, skill_rows)
         await self.db.commit()
         return staged
 
@@ -473,10 +512,7 @@ class SQLiteCandidateStore(CandidateStore):
                    WHERE tenant=? AND id=?""",
                 (*_columns(record), record.model_dump_json(), text, *key),
             )
-            await self.db.executemany(
-                "INSERT INTO document_skills (tenant, id, skill, kind, confidence, mentions) VALUES (?,?,?,?,?,?)",
-                [(*key, s.skill, s.kind.value, s.confidence, s.mentions) for s in record.skills],
-            )
+            await self.db.executemany(INSERT_SKILLS, _skill_rows(tenant, record))
         await self._advance_generation(tenant)
         await self.db.commit()
 
@@ -625,6 +661,23 @@ def _columns(record: DocumentRecord) -> tuple[object, ...]:
         record.level.value if record.level else None,
         record.years,
     )
+
+
+def _skill_rows(tenant: str, record: DocumentRecord) -> list[tuple[object, ...]]:
+    return [
+        (
+            tenant,
+            record.id,
+            s.skill,
+            s.kind.value,
+            s.confidence,
+            s.mentions,
+            s.strength.value if s.strength else None,
+            s.years,
+            s.last_used,
+        )
+        for s in record.skills
+    ]
 
 
 def _stale(old_chunk_ids: list[str], record: DocumentRecord) -> list[str]:
