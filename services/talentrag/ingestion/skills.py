@@ -377,6 +377,14 @@ def _listed_with_skills(
     return False
 
 
+def find_candidates(
+    text: str, vocabulary: Vocabulary, skip: Sequence[tuple[int, int]] = ()
+) -> list[Mention]:
+    """Every vocabulary spelling in ``text``, longest first, before any screening: for
+    readers of texts other than CVs (a recruiter's query) that judge context themselves."""
+    return _candidates(text, vocabulary, skip)[1]
+
+
 def find_mentions(
     text: str,
     vocabulary: Vocabulary,
