@@ -98,9 +98,7 @@ def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def build_query_text(
-    skills: list[RequestedSkill], levels: list[ExperienceLevel] | None
-) -> str:
+def build_query_text(skills: list[RequestedSkill], levels: list[ExperienceLevel] | None) -> str:
     """'Find senior candidates with Python and Machine Learning experience (nice to have: AWS)'."""
     required = [s.canonical for s in skills if s.required]
     preferred = [s.canonical for s in skills if not s.required]
