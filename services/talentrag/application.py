@@ -148,6 +148,13 @@ class TalentService:
         """Counts, levels, top skills and unfinished writes of a tenant."""
         return await self.kb.store.summary(tenant)
 
+    async def duplicate_groups(self, tenant: str) -> list[list[DocumentRecord]]:
+        """CVs that are one CV ingested more than once, by group, earliest stored first."""
+        groups = await self.kb.store.duplicate_groups(tenant)
+        records = await self.kb.store.get_many(tenant, [i for group in groups for i in group])
+        found = [[records[i] for i in group if i in records] for group in groups]
+        return [group for group in found if len(group) > 1]  # a member deleted meanwhile
+
     async def load(self, tenant: str) -> None:
         """Load the tenant's embedded graph now rather than on its first query."""
         await self.kb.graph.rag(tenant)

@@ -95,6 +95,13 @@ def _parser() -> argparse.ArgumentParser:
 
     commands.add_parser("summary", parents=[common], help="summarise the knowledge base")
 
+    duplicates = commands.add_parser(
+        "duplicates",
+        parents=[common],
+        help="list CVs ingested more than once (the same CV, re-formatted or re-saved)",
+    )
+    duplicates.add_argument("--json", action="store_true", help="print JSON")
+
     repair = commands.add_parser(
         "repair", parents=[common], help="complete (or --drop: undo) writes a crash left unfinished"
     )
@@ -198,10 +205,25 @@ def _progress(quiet: bool) -> Progress:
     )
 
 
+MAX_DUPLICATES_SHOWN = 10
+
+
 def _print_ingest_summary(results: list[IngestResult], named: str | None = None) -> None:
     counts = Counter(r.outcome for r in results)
     line = ", ".join(f"{counts[o]} {o.value}" for o in Outcome)
     console.print(f"{len(results)} files: {line}")
+    repeats = [r for r in results if r.duplicate_of]
+    if repeats:
+        console.print(
+            f"{len(repeats)} repeat a CV stored earlier (`talentrag duplicates` lists them):",
+            highlight=False,
+        )
+    for result in repeats[:MAX_DUPLICATES_SHOWN]:
+        console.print(
+            f"  {result.source} is the same CV as {result.duplicate_of}",
+            highlight=False,
+            soft_wrap=True,
+        )
     for result in results:
         if result.outcome is Outcome.FAILED:
             console.print(f"  failed  {result.source}: {result.reason}")
@@ -294,6 +316,12 @@ async def _summary(_args: argparse.Namespace, settings: Settings) -> int:
     levels = ", ".join(f"{k} {v}" for k, v in sorted(summary.by_level.items()))
     console.print(f"  levels: {levels or '-'}")
     console.print(f"  top skills: {', '.join(f'{s} ({n})' for s, n in summary.top_skills) or '-'}")
+    if summary.duplicates:
+        console.print(
+            f"  duplicates: {summary.duplicates} CVs repeat one stored earlier; "
+            "`talentrag duplicates` lists them",
+            highlight=False,
+        )
     if stale:
         console.print(
             f"  out-of-date analysis: {stale} documents were analysed with another vocabulary "
@@ -311,6 +339,35 @@ async def _summary(_args: argparse.Namespace, settings: Settings) -> int:
             highlight=False,
         )
     return 0
+
+
+async def _duplicates(args: argparse.Namespace, settings: Settings) -> int:
+    async with open_service(settings) as service:
+        groups = await service.duplicate_groups(settings.tenant)
+    if args.json:
+        print(json.dumps([[_stored_as(r) for r in group] for group in groups], indent=2))
+        return 0
+    if not groups:
+        console.print(f"no CV is stored more than once in tenant {settings.tenant}")
+        return 0
+    table = Table("group", "id", "name", "source_file", "stored")
+    for number, group in enumerate(groups, 1):
+        for position, r in enumerate(group):
+            stored = r.created_at.date().isoformat() if r.created_at else "-"
+            table.add_row(str(number) if position == 0 else "", r.id, r.name, r.source_file, stored)
+        table.add_section()
+    console.print(table)
+    repeats = sum(len(group) - 1 for group in groups)
+    console.print(
+        f"{len(groups)} group{'' if len(groups) == 1 else 's'}: {repeats} CVs repeat the first "
+        "of their group",
+        highlight=False,
+    )
+    return 0
+
+
+def _stored_as(record: DocumentRecord) -> dict[str, object]:
+    return record.model_dump(mode="json", include={"id", "name", "source_file", "created_at"})
 
 
 async def _repair(args: argparse.Namespace, settings: Settings) -> int:
@@ -483,6 +540,7 @@ COMMANDS = {
     "candidate": _candidate,
     "delete": _delete,
     "summary": _summary,
+    "duplicates": _duplicates,
     "repair": _repair,
     "reindex": _reindex,
     "search": _search,

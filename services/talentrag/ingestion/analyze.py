@@ -12,6 +12,7 @@ from anyascii import anyascii
 
 from talentrag.domain import ChunkRef, DocumentRecord, DocumentType
 from talentrag.ingestion.cv_parser import parse_cv, split_sections
+from talentrag.ingestion.duplicates import signature
 from talentrag.ingestion.skill_depth import add_skill_depth
 from talentrag.ingestion.skills import extract_skills
 from talentrag.policy.limits import MAX_ANALYSED_CHARS
@@ -54,10 +55,13 @@ class Chunk:
 
 @dataclass
 class AnalyzedDocument:
-    """What ingestion writes for one document: its record and its chunks."""
+    """What ingestion writes for one document: its record, its chunks, its signature."""
 
     record: DocumentRecord
     chunks: list[Chunk]
+    signature: bytes | None = None
+    """A CV's near-duplicate signature (``ingestion.duplicates``), stored beside the record
+    and never shown; None for other document types."""
 
 
 def chunk_content(source_file: str, text: str, start: int, end: int) -> str:
@@ -146,4 +150,5 @@ def analyze_document(
             for c in chunks
         ],
     )
-    return AnalyzedDocument(record, chunks)
+    signed = signature(full_text) if document_type is DocumentType.CV else None
+    return AnalyzedDocument(record, chunks, signed.to_bytes() if signed else None)

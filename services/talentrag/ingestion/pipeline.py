@@ -39,6 +39,7 @@ from talentrag.ingestion.analyze import (
     distinct_id,
     document_id_for,
 )
+from talentrag.ingestion.duplicates import Change, DuplicateGroups, change_of
 from talentrag.ingestion.graph import build_custom_kg, merge_kgs
 from talentrag.ingestion.readers import clean_text
 from talentrag.ingestion.workers import AnalysisPool
@@ -73,6 +74,8 @@ class IngestResult:
     outcome: Outcome
     document_id: str | None = None
     reason: str | None = None
+    duplicate_of: str | None = None
+    """The earlier CV this one repeats (the first of its duplicate group), if any."""
 
 
 @dataclass(frozen=True)
@@ -153,6 +156,8 @@ class Ingestor:
         self.max_document_bytes = max_document_bytes
         self.analysis = analysis_version(vocabulary)
         """The stamp records written now carry; a stored record with another is re-analysed."""
+        self.duplicates = DuplicateGroups(store)
+        """Groups CVs that are one CV ingested twice, in the transaction of each write."""
 
     # -- public operations ----------------------------------------------------------
     async def ingest_paths(
@@ -261,14 +266,17 @@ class Ingestor:
         """The writer lock, LightRAG as the last writer left it, unfinished writes completed."""
         async with self.writer_lock.writing():
             await self.graph.refresh(tenant)
+            await self.duplicates.refresh(tenant)
             with self.graph.writing(tenant):
                 try:
                     if recover:
                         await self._recover(tenant)
                     yield
-                finally:  # every commit inside was ours: LightRAG already holds it
+                finally:  # every commit inside was ours: LightRAG and the index hold it
                     with suppress(Exception):  # unreadable: the next search reloads
-                        self.graph.committed(tenant, await self.store.generation(tenant))
+                        generation = await self.store.generation(tenant)
+                        self.graph.committed(tenant, generation)
+                        self.duplicates.committed(tenant, generation)
 
     async def _read_batch(
         self,
@@ -387,10 +395,18 @@ class Ingestor:
         if analyzed:
             locations = {s.document_id: s.location for s in sources if s.location}
             names = {s.document_id: s.name for s in sources if s.name}
-            await self._write(tenant, [(d, text) for d, text, _ in analyzed], locations, names)
+            groups = await self._write(
+                tenant, [(d, text) for d, text, _ in analyzed], locations, names
+            )
             origins = {s.document_id: s.origin or s.source_file for s in sources}
             results += [
-                IngestResult(origins[d.record.id], Outcome(o), d.record.id) for d, _, o in analyzed
+                IngestResult(
+                    origins[d.record.id],
+                    Outcome(o),
+                    d.record.id,
+                    duplicate_of=_earlier(d.record.id, groups.get(d.record.id)),
+                )
+                for d, _, o in analyzed
             ]
         return results
 
@@ -443,6 +459,7 @@ class Ingestor:
             *(self._analyze(source) for source in sources), return_exceptions=True
         )
         writes, failed, same = [], [], []
+        signatures: dict[str, bytes | None] = {}
         for old, source, doc in zip(stored, sources, analyzed, strict=True):
             if isinstance(doc, Exception):  # an analyser bug: this document keeps its version
                 log.warning("re-analysing a document failed: %s", type(doc).__name__)
@@ -452,13 +469,34 @@ class Ingestor:
             if isinstance(doc, BaseException):
                 raise doc
             if source.text == old.text and _same_record(doc.record, old.record):
-                same.append(old.record.id)
+                same.append(old)
+                signatures[old.record.id] = doc.signature
             else:
                 writes.append((doc, source.text))
         names = {s.record.id: s.given_name for s in stored if s.given_name}
         await self._write(tenant, writes, given_names=names)
-        await self.store.restamp(tenant, same, self.analysis)
+        await self._restamp(tenant, [(old, signatures[old.record.id]) for old in same])
         return len(writes), failed
+
+    async def _restamp(self, tenant: str, same: list[tuple[StoredText, bytes | None]]) -> None:
+        """New stamps for records that came out equal, with their signatures and groups.
+
+        Records stored before signatures existed get one here (their record is equal,
+        so LightRAG is not rewritten) and join their duplicate group.
+        """
+        changes = [change_of(old.record.id, sig, old.record.created_at) for old, sig in same]
+        groups = await self._regroup(tenant, changes)
+        try:
+            await self.store.restamp(
+                tenant,
+                [old.record.id for old, _ in same],
+                self.analysis,
+                signatures={old.record.id: sig for old, sig in same if sig},
+                groups=groups,
+            )
+        except BaseException:
+            self.duplicates.forget(tenant)
+            raise
 
     async def _analyze(self, source: SourceDocument) -> AnalyzedDocument:
         return await self.pool.analyze(
@@ -476,29 +514,36 @@ class Ingestor:
         documents: list[tuple[AnalyzedDocument, str]],
         locations: dict[str, str] | None = None,
         given_names: dict[str, str] | None = None,
-    ) -> None:
-        """Stage, write LightRAG, finish; a failure undoes the whole batch in both stores."""
+    ) -> dict[str, str | None]:
+        """Stage, write LightRAG, finish; a failure undoes the whole batch in both stores.
+
+        Returns the duplicate groups the write set (see ``_complete_or_undo``).
+        """
         if not documents:
-            return
+            return {}
         staged = await self.store.stage(
             tenant,
             [(doc.record, text) for doc, text in documents],
             locations,
             analysis=self.analysis,
             given_names=given_names,
+            signatures={doc.record.id: doc.signature for doc, _ in documents if doc.signature},
         )
-        await self._complete_or_undo(tenant, staged)
+        return await self._complete_or_undo(tenant, staged)
 
-    async def _complete_or_undo(self, tenant: str, writes: list[UnfinishedWrite]) -> None:
+    async def _complete_or_undo(
+        self, tenant: str, writes: list[UnfinishedWrite]
+    ) -> dict[str, str | None]:
         """Finish staged writes; if LightRAG fails, restore the versions they replace.
 
         Re-raises the failure after the undo, so the caller reports it with nothing
         changed. When the undo fails too (LightRAG unreachable), the writes stay
         unfinished: start-up or the next write retries them, ``talentrag repair``
-        drops them.
+        drops them. The duplicate groups the writes change are stored by the same
+        commit that finishes them (a failed write changes no group); returns them.
         """
         if not writes:
-            return
+            return {}
         try:
             await self._redo_in_graph(tenant, writes)
         except Exception as failure:
@@ -519,7 +564,26 @@ class Ingestor:
                 f"writing {len(writes)} document(s) failed ({type(failure).__name__}) and was "
                 "undone; nothing changed"
             ) from failure
-        await self.store.finish(tenant, [w.record.id for w in writes])
+        groups = await self._regroup(tenant, [_change(w) for w in writes])
+        try:
+            await self.store.finish(tenant, [w.record.id for w in writes], groups)
+        except BaseException:
+            self.duplicates.forget(tenant)  # it holds a write that did not commit
+            raise
+        return groups
+
+    async def _regroup(self, tenant: str, changes: list[Change]) -> dict[str, str | None]:
+        """The duplicate groups the changes set; none (logged) if grouping itself fails.
+
+        A grouping bug must not block writes: the CVs concerned stay ungrouped until
+        they are written again.
+        """
+        try:
+            return await self.duplicates.regroup(tenant, changes)
+        except Exception as exc:
+            log.warning("grouping duplicates failed (%s); writing without", type(exc).__name__)
+            self.duplicates.forget(tenant)
+            return {}
 
     async def _redo_in_graph(self, tenant: str, writes: list[UnfinishedWrite]) -> None:
         """Every trace of these documents removed, new versions inserted, in slices.
@@ -585,6 +649,17 @@ class UnfinishedWrites(Unavailable):
             "next write, and `talentrag repair --drop` undoes them"
         )
         self.ids = ids
+
+
+def _change(write: UnfinishedWrite) -> Change:
+    """What a staged write does to duplicate groups: a new signature, or a removal."""
+    pending = write.status is RowStatus.PENDING
+    return change_of(write.record.id, write.signature if pending else None, write.record.created_at)
+
+
+def _earlier(document_id: str, group: str | None) -> str | None:
+    """The earlier CV a written one repeats: its group's first member, unless it is that."""
+    return group if group is not None and group != document_id else None
 
 
 def _same_record(new: DocumentRecord, old: DocumentRecord) -> bool:

@@ -3,6 +3,7 @@
 from talentrag.store.base import (
     CandidateStore,
     RowStatus,
+    StoredSignature,
     StoredText,
     StoredVersion,
     StoreSummary,
@@ -15,6 +16,7 @@ __all__ = [
     "RowStatus",
     "SQLiteCandidateStore",
     "StoreSummary",
+    "StoredSignature",
     "StoredText",
     "StoredVersion",
     "UnfinishedWrite",

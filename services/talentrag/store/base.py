@@ -13,6 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Collection
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 
 from talentrag.domain import CandidateProfile, DocumentRecord, DocumentType
@@ -59,6 +60,18 @@ class UnfinishedWrite:
     stale_chunk_ids: list[str]
     previous: tuple[DocumentRecord, str] | None = None
     """The active version (record, text) a pending write replaces; None for a new document."""
+    signature: bytes | None = None
+    """The near-duplicate signature of ``record``'s version (None: not a CV, or none made)."""
+
+
+@dataclass(frozen=True)
+class StoredSignature:
+    """An active CV's near-duplicate signature and group, as grouping new writes needs it."""
+
+    id: str
+    signature: bytes
+    created_at: datetime
+    group: str | None
 
 
 @dataclass(frozen=True)
@@ -71,6 +84,8 @@ class StoreSummary:
     top_skills: list[tuple[str, int]]
     unfinished: list[str]
     """Ids of documents with a write that has not completed (pending or deleting)."""
+    duplicates: int = 0
+    """CVs that repeat an earlier one (members of a duplicate group but its first)."""
 
 
 class CandidateStore(ABC):
@@ -129,13 +144,16 @@ class CandidateStore(ABC):
         *,
         analysis: str | None = None,
         given_names: dict[str, str] | None = None,
+        signatures: dict[str, bytes] | None = None,
     ) -> list[UnfinishedWrite]:
         """Record new versions (record, full text, and per id where it was read) as pending.
 
         ``analysis`` is the analysis version the records were made under; ``given_names``
-        the names callers sent (per id), which re-analysis keeps. Returns the staged
-        writes: each with the LightRAG chunk ids of the versions it replaces and the
-        active version to restore if it fails (with its stamp and given name).
+        the names callers sent (per id), which re-analysis keeps; ``signatures`` the
+        CVs' near-duplicate signatures. Returns the staged writes: each with the
+        LightRAG chunk ids of the versions it replaces and the active version to
+        restore if it fails (with its stamp, given name and signature); each record
+        carries its row's ``created_at`` (kept from the version it replaces).
         """
 
     @abstractmethod
@@ -143,8 +161,14 @@ class CandidateStore(ABC):
         """Mark documents as deleting; return the ids that existed."""
 
     @abstractmethod
-    async def finish(self, tenant: str, ids: list[str]) -> None:
-        """Pending rows become active; deleting rows disappear."""
+    async def finish(
+        self, tenant: str, ids: list[str], groups: dict[str, str | None] | None = None
+    ) -> None:
+        """Pending rows become active; deleting rows disappear.
+
+        ``groups`` sets the duplicate group (None: none) of active CVs in the same
+        transaction, so a write that fails changes no group.
+        """
 
     @abstractmethod
     async def unfinished(self, tenant: str) -> list[UnfinishedWrite]:
@@ -186,12 +210,40 @@ class CandidateStore(ABC):
         """Active documents not analysed under ``analysis``, ordered by id, after ``after_id``."""
 
     @abstractmethod
-    async def restamp(self, tenant: str, ids: list[str], analysis: str) -> None:
-        """Mark active documents as analysed under ``analysis`` (their record came out equal)."""
+    async def restamp(
+        self,
+        tenant: str,
+        ids: list[str],
+        analysis: str,
+        *,
+        signatures: dict[str, bytes] | None = None,
+        groups: dict[str, str | None] | None = None,
+    ) -> None:
+        """Mark active documents as analysed under ``analysis`` (their record came out equal).
+
+        ``signatures`` and ``groups`` (as in ``finish``) are stored in the same
+        transaction: re-analysis signs CVs stored before signatures existed.
+        """
 
     @abstractmethod
     async def stale_counts(self, analysis: str) -> dict[str, int]:
         """Per tenant, how many active documents were not analysed under ``analysis``."""
+
+    @abstractmethod
+    async def duplicate_signatures(self, tenant: str) -> list[StoredSignature]:
+        """Every active CV that has a near-duplicate signature, with its group."""
+
+    @abstractmethod
+    async def duplicate_groups(self, tenant: str) -> list[list[str]]:
+        """Groups of two or more active CVs that are one CV ingested more than once.
+
+        Each group's ids are ordered earliest stored first; groups by their first member.
+        """
+
+    @abstractmethod
+    async def duplicates_of(self, tenant: str, ids: list[str]) -> dict[str, list[str]]:
+        """For each of ``ids`` that has duplicates: the other active members of its group,
+        earliest stored first (what a search answer collapses into one result)."""
 
     @abstractmethod
     async def summary(self, tenant: str) -> StoreSummary:

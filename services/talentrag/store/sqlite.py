@@ -24,6 +24,7 @@ from talentrag.domain import (
 from talentrag.store.base import (
     CandidateStore,
     RowStatus,
+    StoredSignature,
     StoredText,
     StoredVersion,
     StoreSummary,
@@ -102,6 +103,9 @@ LATE_COLUMNS = {
     "given_name": "TEXT",  # a name the caller sent, which re-analysis keeps
     "previous_analysis": "TEXT",  # those two of the version a pending write replaces
     "previous_given_name": "TEXT",
+    "signature": "BLOB",  # a CV's near-duplicate signature (NULL: not a CV, or made before them)
+    "previous_signature": "BLOB",
+    "duplicate_group": "TEXT",  # id of the earliest CV of its duplicate group (NULL: in none)
 }
 
 # Rows stored before names were told apart: a row not read from a file (sent as text or
@@ -117,6 +121,12 @@ WHERE origin IS NULL
 ANALYSIS_INDEX = """
 CREATE INDEX IF NOT EXISTS documents_analysis ON documents (tenant, analysis, id)
     WHERE status = 'active';
+"""
+
+# A search's duplicates and `talentrag duplicates` read the few grouped rows only.
+DUPLICATE_INDEX = """
+CREATE INDEX IF NOT EXISTS documents_duplicates ON documents (tenant, duplicate_group, id)
+    WHERE duplicate_group IS NOT NULL;
 """
 
 
@@ -228,7 +238,7 @@ class SQLiteCandidateStore(CandidateStore):
                 await self._db.execute(f"ALTER TABLE documents ADD COLUMN {column} {sql_type}")
         if "given_name" not in present:
             await self._db.execute(GIVEN_NAME_BACKFILL)
-        await self._db.executescript(RANKING_INDEXES + ANALYSIS_INDEX)
+        await self._db.executescript(RANKING_INDEXES + ANALYSIS_INDEX + DUPLICATE_INDEX)
         await self._create_full_text_index()
         await self._db.commit()
         self._reader = await aiosqlite.connect(self.path)
@@ -367,19 +377,27 @@ class SQLiteCandidateStore(CandidateStore):
         *,
         analysis: str | None = None,
         given_names: dict[str, str] | None = None,
+        signatures: dict[str, bytes] | None = None,
     ) -> list[UnfinishedWrite]:
         """Upsert the rows as pending, replace their skill rows, keep the replaced versions."""
         now = _now()
         records = [record for record, _ in documents]
         replaced = await self._replaced(tenant, [r.id for r in records])
+        signatures = signatures or {}
         rows, skill_rows, staged = [], [], []
         for record, text in documents:
             old = replaced.get(record.id)
             stale = _stale(old.chunk_ids if old else [], record)
             record = record.model_copy(update={"tenant": tenant})
+            created = datetime.fromisoformat(old.created_at if old else now)
             staged.append(
                 UnfinishedWrite(
-                    record, text, RowStatus.PENDING, stale, old.previous if old else None
+                    record.model_copy(update={"created_at": created, "updated_at": created}),
+                    text,
+                    RowStatus.PENDING,
+                    stale,
+                    old.previous if old else None,
+                    signatures.get(record.id),
                 )
             )
             rows.append(
@@ -394,6 +412,7 @@ class SQLiteCandidateStore(CandidateStore):
                     (origins or {}).get(record.id),
                     analysis,
                     (given_names or {}).get(record.id),
+                    signatures.get(record.id),
                     now,
                     now,
                 )
@@ -402,8 +421,8 @@ class SQLiteCandidateStore(CandidateStore):
         await self.db.executemany(
             """INSERT INTO documents (tenant, id, document_type, name, source_file, content_hash,
                    level, years, status, stale_chunk_ids, record, text, origin, analysis,
-                   given_name, created_at, updated_at)
-               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                   given_name, signature, created_at, updated_at)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
                ON CONFLICT (tenant, id) DO UPDATE SET
                    document_type=excluded.document_type, name=excluded.name,
                    source_file=excluded.source_file, content_hash=excluded.content_hash,
@@ -420,8 +439,11 @@ class SQLiteCandidateStore(CandidateStore):
                    previous_given_name=CASE WHEN documents.status='active'
                                             THEN documents.given_name
                                             ELSE documents.previous_given_name END,
+                   previous_signature=CASE WHEN documents.status='active'
+                                           THEN documents.signature
+                                           ELSE documents.previous_signature END,
                    analysis=excluded.analysis, given_name=excluded.given_name,
-                   updated_at=excluded.updated_at""",
+                   signature=excluded.signature, updated_at=excluded.updated_at""",
             rows,
         )
         await self.db.executemany(
@@ -437,8 +459,8 @@ class SQLiteCandidateStore(CandidateStore):
         for chunk in _batches(ids):
             marks = ",".join("?" * len(chunk))
             async with self.db.execute(
-                "SELECT id, record, text, status, stale_chunk_ids, previous_record, previous_text "
-                f"FROM documents WHERE tenant=? AND id IN ({marks})",
+                "SELECT id, record, text, status, stale_chunk_ids, previous_record, previous_text, "
+                f"created_at FROM documents WHERE tenant=? AND id IN ({marks})",
                 [tenant, *chunk],
             ) as cursor:
                 async for row in cursor:
@@ -450,7 +472,7 @@ class SQLiteCandidateStore(CandidateStore):
                         previous = (DocumentRecord.model_validate_json(row[5]), row[6])
                     else:
                         previous = None
-                    found[row[0]] = _Replaced(chunk_ids, previous)
+                    found[row[0]] = _Replaced(chunk_ids, previous, row[7])
         return found
 
     async def stage_deletion(self, tenant: str, ids: list[str]) -> list[str]:
@@ -463,8 +485,10 @@ class SQLiteCandidateStore(CandidateStore):
         await self.db.commit()
         return existing
 
-    async def finish(self, tenant: str, ids: list[str]) -> None:
-        """Delete the deleting rows with their skills, activate the pending ones."""
+    async def finish(
+        self, tenant: str, ids: list[str], groups: dict[str, str | None] | None = None
+    ) -> None:
+        """Delete the deleting rows with their skills, activate the pending ones, set groups."""
         for chunk in _batches(ids):
             marks = ",".join("?" * len(chunk))
             args = [tenant, *chunk]
@@ -480,10 +504,11 @@ class SQLiteCandidateStore(CandidateStore):
             await self.db.execute(
                 f"UPDATE documents SET status='active', stale_chunk_ids='[]', "
                 f"previous_record=NULL, previous_text=NULL, previous_analysis=NULL, "
-                f"previous_given_name=NULL "
+                f"previous_given_name=NULL, previous_signature=NULL "
                 f"WHERE tenant=? AND id IN ({marks}) AND status='pending'",
                 args,
             )
+        await self._set_groups(tenant, groups)
         await self._advance_generation(tenant)
         await self.db.commit()
 
@@ -507,8 +532,9 @@ class SQLiteCandidateStore(CandidateStore):
                 """UPDATE documents SET document_type=?, name=?, source_file=?, content_hash=?,
                        level=?, years=?, status='active', stale_chunk_ids='[]', record=?, text=?,
                        analysis=previous_analysis, given_name=previous_given_name,
+                       signature=previous_signature,
                        previous_record=NULL, previous_text=NULL, previous_analysis=NULL,
-                       previous_given_name=NULL
+                       previous_given_name=NULL, previous_signature=NULL
                    WHERE tenant=? AND id=?""",
                 (*_columns(record), record.model_dump_json(), text, *key),
             )
@@ -531,6 +557,56 @@ class SQLiteCandidateStore(CandidateStore):
             row = await cursor.fetchone()
         return int(row[0]) if row else 0
 
+    async def _set_groups(self, tenant: str, groups: dict[str, str | None] | None) -> None:
+        """Store duplicate groups (None: in none) in the caller's transaction."""
+        await self.db.executemany(
+            "UPDATE documents SET duplicate_group=? WHERE tenant=? AND id=?",
+            [(group, tenant, i) for i, group in (groups or {}).items()],
+        )
+
+    async def duplicate_signatures(self, tenant: str) -> list[StoredSignature]:
+        """Active CVs with a signature: id, signature, created_at, group."""
+        async with self.db.execute(
+            "SELECT id, signature, created_at, duplicate_group FROM documents "
+            "WHERE tenant=? AND status='active' AND document_type='cv' AND signature IS NOT NULL "
+            "ORDER BY id",
+            [tenant],
+        ) as cursor:
+            return [
+                StoredSignature(row[0], row[1], datetime.fromisoformat(row[2]), row[3])
+                async for row in cursor
+            ]
+
+    async def duplicate_groups(self, tenant: str) -> list[list[str]]:
+        """Grouped active CVs, through the partial group index; groups of one are left out."""
+        groups: dict[str, list[str]] = {}
+        async with self.reads.execute(
+            "SELECT duplicate_group, id FROM documents WHERE tenant=? "
+            "AND duplicate_group IS NOT NULL AND status='active' AND document_type='cv' "
+            "ORDER BY created_at, id",
+            [tenant],
+        ) as cursor:
+            async for group, document_id in cursor:
+                groups.setdefault(group, []).append(document_id)
+        return [ids for ids in groups.values() if len(ids) > 1]
+
+    async def duplicates_of(self, tenant: str, ids: list[str]) -> dict[str, list[str]]:
+        """The other active members of each given CV's group (earliest first), if any."""
+        found: dict[str, list[str]] = {}
+        for chunk in _batches(ids):
+            marks = ",".join("?" * len(chunk))
+            async with self.reads.execute(
+                f"""SELECT d.id, o.id FROM documents d JOIN documents o
+                        ON o.tenant=d.tenant AND o.duplicate_group=d.duplicate_group AND o.id!=d.id
+                    WHERE d.tenant=? AND d.id IN ({marks}) AND d.duplicate_group IS NOT NULL
+                      AND d.status='active' AND o.status='active' AND o.document_type='cv'
+                    ORDER BY d.id, o.created_at, o.id""",
+                [tenant, *chunk],
+            ) as cursor:
+                async for document_id, other in cursor:
+                    found.setdefault(document_id, []).append(other)
+        return found
+
     async def _advance_generation(self, tenant: str) -> None:
         await self.db.execute(
             """INSERT INTO generations (tenant, generation) VALUES (?, 1)
@@ -541,17 +617,18 @@ class SQLiteCandidateStore(CandidateStore):
     async def unfinished(self, tenant: str) -> list[UnfinishedWrite]:
         """Pending and deleting rows with their text, by id."""
         async with self.db.execute(
-            "SELECT record, text, status, stale_chunk_ids, previous_record, previous_text "
-            "FROM documents WHERE tenant=? AND status!='active' ORDER BY id",
+            f"SELECT {RECORD_COLUMNS}, text, status, stale_chunk_ids, previous_record, "
+            "previous_text, signature FROM documents WHERE tenant=? AND status!='active' ORDER BY id",
             [tenant],
         ) as cursor:
             return [
                 UnfinishedWrite(
-                    DocumentRecord.model_validate_json(r[0]),
-                    r[1],
-                    RowStatus(r[2]),
-                    json.loads(r[3]),
-                    (DocumentRecord.model_validate_json(r[4]), r[5]) if r[4] else None,
+                    _record(r[:3]),
+                    r[3],
+                    RowStatus(r[4]),
+                    json.loads(r[5]),
+                    (DocumentRecord.model_validate_json(r[6]), r[7]) if r[6] else None,
+                    r[8],
                 )
                 async for r in cursor
             ]
@@ -596,12 +673,24 @@ class SQLiteCandidateStore(CandidateStore):
         ) as cursor:
             return [StoredText(_record(row[:3]), row[3], row[4]) async for row in cursor]
 
-    async def restamp(self, tenant: str, ids: list[str], analysis: str) -> None:
-        """Set the stamp of the active rows among ``ids``; one transaction."""
+    async def restamp(
+        self,
+        tenant: str,
+        ids: list[str],
+        analysis: str,
+        *,
+        signatures: dict[str, bytes] | None = None,
+        groups: dict[str, str | None] | None = None,
+    ) -> None:
+        """Set the stamp (and signature) of the active rows among ``ids``, and groups; one
+        transaction."""
+        signatures = signatures or {}
         await self.db.executemany(
-            "UPDATE documents SET analysis=? WHERE tenant=? AND id=? AND status='active'",
-            [(analysis, tenant, i) for i in ids],
+            "UPDATE documents SET analysis=?, signature=COALESCE(?, signature) "
+            "WHERE tenant=? AND id=? AND status='active'",
+            [(analysis, signatures.get(i), tenant, i) for i in ids],
         )
+        await self._set_groups(tenant, groups)
         await self.db.commit()
 
     async def stale_counts(self, analysis: str) -> dict[str, int]:
@@ -639,7 +728,11 @@ class SQLiteCandidateStore(CandidateStore):
             "SELECT id FROM documents WHERE tenant=? AND status!='active' ORDER BY id", [tenant]
         ) as cursor:
             unfinished = [row[0] async for row in cursor]
-        return StoreSummary(counts["cv"], counts["other"], dict(levels), top, unfinished)
+        groups = await self.duplicate_groups(tenant)
+        duplicates = sum(len(group) - 1 for group in groups)
+        return StoreSummary(
+            counts["cv"], counts["other"], dict(levels), top, unfinished, duplicates
+        )
 
 
 class _Replaced(NamedTuple):
@@ -649,6 +742,8 @@ class _Replaced(NamedTuple):
     """LightRAG chunk ids of its version and of earlier half-written ones."""
     previous: tuple[DocumentRecord, str] | None
     """The active version to restore if the write fails."""
+    created_at: str
+    """When the document was first stored (a new version keeps it)."""
 
 
 def _columns(record: DocumentRecord) -> tuple[object, ...]:
