@@ -96,11 +96,17 @@ class SearchService:
         ]
         listed = [m for m in matches if m.required_covered and _passes(m, resolved)]
         qualifying = sum(m.qualifies for m in listed)
-        ranked = sorted(listed, key=CandidateMatch.rank_key) if qualifying else []
+        # a wish list read from text (a JD's eight requirements) still ranks by coverage
+        closest = not qualifying and request.reads_text
+        ranked = sorted(listed, key=CandidateMatch.rank_key) if qualifying or closest else []
+        ranked, duplicates = await self._one_per_person(tenant, ranked)
+        qualifying = sum(m.qualifies for m in ranked)
         page = ranked[offset : offset + resolved.top_k]
         records = await self.store.get_many(tenant, [m.profile.id for m in page])
         results = [
-            _result(m, records[m.profile.id], skills) for m in page if m.profile.id in records
+            _result(m, records[m.profile.id], skills, duplicates.get(m.profile.id, []))
+            for m in page
+            if m.profile.id in records
         ]
         if request.blind if request.blind is not None else tenant in self.blind_tenants:
             results = [blind(r, tenant, offset + n) for n, r in enumerate(results, 1)]
@@ -113,11 +119,30 @@ class SearchService:
             total_qualifying=qualifying,
             next_cursor=encode_cursor(offset + resolved.top_k, fingerprint) if more else None,
             processing_time_ms=round((time.perf_counter() - started) * 1000, 2),
-            message=None if ranked else self._no_match_message(skills, matches, resolved),
+            message=_closest_message(skills)
+            if closest and ranked
+            else None
+            if ranked
+            else self._no_match_message(skills, matches, resolved),
             resolved_skills=[_resolved(s) for s in skills],
             resolved_request=resolved,
             request_notes=notes,
         )
+
+    async def _one_per_person(
+        self, tenant: str, ranked: list[CandidateMatch]
+    ) -> tuple[list[CandidateMatch], dict[str, list[str]]]:
+        """Near-duplicate CVs of one person: the best-ranked record stays, at its place;
+        the others leave the list and are named in its ``duplicates``."""
+        duplicates = await self.store.duplicates_of(tenant, [m.profile.id for m in ranked])
+        kept: list[CandidateMatch] = []
+        seen: set[str] = set()
+        for match in ranked:
+            if match.profile.id not in seen:
+                kept.append(match)
+                seen.add(match.profile.id)
+                seen.update(duplicates.get(match.profile.id, ()))
+        return kept, duplicates
 
     # -- the structured request ----------------------------------------------------------
     async def _structured(
@@ -274,6 +299,14 @@ class SearchService:
         return f"{NO_MATCH_MESSAGE} No candidate holds '{required[0].requested}'."
 
 
+def _closest_message(skills: list[RequestedSkill]) -> str:
+    n_required = sum(s.required for s in skills)
+    return (
+        f"No candidate has all {n_required} required skills; these have the most. Edit "
+        "resolved_request (fewer required skills) and send it back to narrow the search."
+    )
+
+
 def _passes(match: CandidateMatch, request: ResolvedRequest) -> bool:
     """The level and years filters (a candidate of unknown level or years fails them)."""
     profile = match.profile
@@ -297,7 +330,10 @@ def _resolved(skill: RequestedSkill) -> ResolvedSkill:
 
 
 def _result(
-    match: CandidateMatch, record: DocumentRecord, skills: list[RequestedSkill]
+    match: CandidateMatch,
+    record: DocumentRecord,
+    skills: list[RequestedSkill],
+    duplicates: list[str],
 ) -> CandidateResult:
     details = match.details
     full = {d.requested for d in details if d.status == MatchStatus.MATCHED.value}
@@ -324,6 +360,7 @@ def _result(
         skill_matches=details,
         evidence=_evidence(details, record, skills),
         explanation=_explanation(details, record, skills),
+        duplicates=duplicates,
     )
 
 
