@@ -156,6 +156,17 @@ async def test_excluded_skills_leave_out_everyone_who_holds_them(
     }
 
 
+async def test_a_query_can_rule_a_skill_out(service: TalentService):
+    response = await _search(service, TECH, query="kubernetes engineer, not aws", top_k=20)
+    assert response.resolved_request is not None
+    assert response.resolved_request.exclude_skills == ["AWS"]
+    assert set(_ids(response)) == {  # as in the test above
+        "t-oliver-bennett-cloud-architect",
+        "t-kenji-watanabe-go-rust",
+        "t-jan-novak-java-europass",
+    }
+
+
 # -- pages ---------------------------------------------------------------------------------
 async def test_pages_walk_the_whole_ranking_with_a_total(service: TalentService):
     whole = await _search(service, TECH, required_skills=["Python"], top_k=50)

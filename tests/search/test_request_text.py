@@ -383,3 +383,15 @@ def test_truth_files(vocabulary: Vocabulary) -> None:
     assert required.precision() >= 0.95 and required.recall() >= 0.95, problems
     assert preferred.precision() >= 0.95 and preferred.recall() >= 0.95, problems
     assert levels == documents and years == documents, problems
+
+
+def test_a_query_rules_out_skills_a_job_description_only_does_not_need(
+    vocabulary: Vocabulary,
+) -> None:
+    query = parse_request_text("java developer, not php", vocabulary)
+    assert query.required_skills == ["Java"] and query.excluded_skills == ["PHP"]
+    jd = parse_request_text(
+        "Backend Engineer\n\nRequirements\n- Java and Spring Boot\n\nNot required\n- PHP\n",
+        vocabulary,
+    )
+    assert "PHP" not in jd.required_skills and jd.excluded_skills == []

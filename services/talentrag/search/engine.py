@@ -163,7 +163,7 @@ class SearchService:
             min_years=request.min_years
             if request.min_years is not None
             else (parsed.min_years if parsed else None),
-            exclude_skills=request.exclude_skills,
+            exclude_skills=request.exclude_skills or (parsed.excluded_skills if parsed else []),
             top_k=request.top_k,
         )
         if not resolved.required_skills:

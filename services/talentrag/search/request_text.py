@@ -75,6 +75,9 @@ class ParsedRequest:
     experience_levels: list[ExperienceLevel]
     min_years: float | None
     notes: list[str]
+    excluded_skills: list[str] = field(default_factory=list)
+    """A query's ruled-out skills ("java developer, not php"): nobody holding them is
+    wanted. A job description's "Not required: Go" only says Go is not needed."""
 
 
 # -- the cue file ---------------------------------------------------------------------
@@ -924,10 +927,13 @@ def parse_request_text(text: str, vocabulary: Vocabulary) -> ParsedRequest:
     for zone in zones:
         if zone.kind == "ignored" and zone.heading:
             notes.add(f"skipped '{_squash(zone.heading)}'")
+    asked = {*result.required, *result.preferred}
+    excluded = [f.skill for f in found if query and f.role == "excluded" and f.skill not in asked]
     return ParsedRequest(
         required_skills=result.required,
         preferred_skills=result.preferred,
         experience_levels=levels,
         min_years=minimum,
         notes=notes.items,
+        excluded_skills=list(dict.fromkeys(excluded)),
     )
