@@ -252,6 +252,7 @@ class RankFigures:
     recall: float
     ndcg: float
     empty: bool  # nothing answered although relevant documents exist
+    precision_at_5: float = 0.0
 
 
 def rank_figures(ranked: Sequence[str], relevant: Iterable[str], k: int = 10) -> RankFigures:
@@ -272,6 +273,7 @@ def rank_figures(ranked: Sequence[str], relevant: Iterable[str], k: int = 10) ->
         recall=sum(hits) / len(wanted) if wanted else 1.0,
         ndcg=dcg / ideal if ideal else 1.0,
         empty=not top and bool(wanted),
+        precision_at_5=sum(hits[:5]) / len(top[:5]) if top else 0.0,
     )
 
 
@@ -284,6 +286,7 @@ class SearchFigures:
     ndcg: float
     empty: int
     queries: int
+    precision_at_5: float = 0.0
 
 
 def mean_figures(per_query: Sequence[RankFigures]) -> SearchFigures:
@@ -297,6 +300,7 @@ def mean_figures(per_query: Sequence[RankFigures]) -> SearchFigures:
         ndcg=sum(q.ndcg for q in per_query) / n,
         empty=sum(q.empty for q in per_query),
         queries=n,
+        precision_at_5=sum(q.precision_at_5 for q in per_query) / n,
     )
 
 

@@ -388,6 +388,7 @@ def figures_table(report: Report) -> list[str]:
             "",
         ],
         ["short skills held against the truth (false of holders)", short, ""],
+        ["search precision@5 (all / t / p)", *both("precision_at_5")],
         ["search precision@10 (all / t / p)", *both("precision")],
         ["search recall@10 (all / t / p)", *both("recall")],
         ["search nDCG@10 (all / t / p)", *both("ndcg")],

@@ -230,17 +230,23 @@ async def test_one_person_uploaded_three_times_is_one_result(
 
 # -- honest labels -------------------------------------------------------------------------
 async def test_nursing_is_matched_for_nurses_only(service: TalentService, devset: DevSet):
-    response = await _search(service, PROFESSIONS, required_skills=["Nursing"], top_k=20)
+    response = await _search(
+        service, PROFESSIONS, required_skills=["Nursing"], top_k=20, include_partial=True
+    )
     nurses = set(_query(devset, "pq-03").relevant)
     matched = {c.candidate_id for c in response.candidates if c.matched_required_skills}
     assert matched == nurses  # a healthcare assistant is at most partial
+    strict = await _search(service, PROFESSIONS, required_skills=["Nursing"], top_k=20)
+    assert set(_ids(strict)) == nurses  # without include_partial: the nurses only
     for candidate in response.candidates:
         if candidate.candidate_id not in nurses:
             assert candidate.partial_skills and candidate.partial_skills[0].stand_in
 
 
 async def test_accounting_is_matched_for_accountants_only(service: TalentService, devset: DevSet):
-    response = await _search(service, PROFESSIONS, required_skills=["Accounting"], top_k=20)
+    response = await _search(
+        service, PROFESSIONS, required_skills=["Accounting"], top_k=20, include_partial=True
+    )
     accountants = set(_query(devset, "pq-01").relevant)
     matched = {c.candidate_id for c in response.candidates if c.matched_required_skills}
     assert accountants <= matched

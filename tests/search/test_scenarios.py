@@ -103,8 +103,18 @@ async def test_kubernetes_finds_aliases_and_partial_credit_ranks_below(sample_kb
         "marco-eks": MatchKind.IMPLIED,
         "sofia-helm": MatchKind.IMPLIED,
     }
+    # a related skill alone is partial: listed only when asked for, after every full match
+    assert "daniel-orchestration" not in by_id
+    response = await _search(
+        sample_kb, required_skills=["Kubernetes"], top_k=50, include_partial=True
+    )
+    by_id = {c.candidate_id: c for c in response.candidates}
     partial = by_id["daniel-orchestration"]
     assert partial.skill_matches[0].kind is MatchKind.RELATED and partial.match_score < 0.6
+    assert partial.matched_required_skills == [] and partial.missing_skills == []
+    assert [(p.requested, p.stand_in) for p in partial.partial_skills] == [
+        ("Kubernetes", "Container Orchestration")
+    ]
     order = [c.candidate_id for c in response.candidates]
     assert max(order.index(w) for w in ("priya-k8s", "marco-eks", "sofia-helm")) < order.index(
         "daniel-orchestration"

@@ -95,12 +95,9 @@ class SearchService:
             if not excluded.keys() & p.skills.keys()
         ]
         listed = [m for m in matches if m.required_covered and _passes(m, resolved)]
-        qualifying = sum(m.qualifies for m in listed)
-        # a wish list read from text (a JD's eight requirements) still ranks by coverage
-        closest = not qualifying and request.reads_text
-        ranked = sorted(listed, key=CandidateMatch.rank_key) if qualifying or closest else []
+        ranked, message = _answer(listed, skills, resolved.include_partial, request.reads_text)
         ranked, duplicates = await self._one_per_person(tenant, ranked)
-        qualifying = sum(m.qualifies for m in ranked)
+        qualifying = sum(m.matches_all for m in ranked)
         page = ranked[offset : offset + resolved.top_k]
         records = await self.store.get_many(tenant, [m.profile.id for m in page])
         results = [
@@ -119,11 +116,7 @@ class SearchService:
             total_qualifying=qualifying,
             next_cursor=encode_cursor(offset + resolved.top_k, fingerprint) if more else None,
             processing_time_ms=round((time.perf_counter() - started) * 1000, 2),
-            message=_closest_message(skills)
-            if closest and ranked
-            else None
-            if ranked
-            else self._no_match_message(skills, matches, resolved),
+            message=message if ranked else self._no_match_message(skills, matches, resolved),
             resolved_skills=[_resolved(s) for s in skills],
             resolved_request=resolved,
             request_notes=notes,
@@ -164,6 +157,9 @@ class SearchService:
             if request.min_years is not None
             else (parsed.min_years if parsed else None),
             exclude_skills=request.exclude_skills or (parsed.excluded_skills if parsed else []),
+            include_partial=request.include_partial
+            if request.include_partial is not None
+            else request.reads_text,
             top_k=request.top_k,
         )
         if not resolved.required_skills:
@@ -299,12 +295,35 @@ class SearchService:
         return f"{NO_MATCH_MESSAGE} No candidate holds '{required[0].requested}'."
 
 
-def _closest_message(skills: list[RequestedSkill]) -> str:
+def _answer(
+    listed: list[CandidateMatch],
+    skills: list[RequestedSkill],
+    include_partial: bool,
+    reads_text: bool,
+) -> tuple[list[CandidateMatch], str | None]:
+    """Who is listed, best first, and what the answer says about it.
+
+    Candidates with every required skill matched, when there are any (with those for
+    whom related skills stand in after them, if asked); else those for whom related
+    skills stand in; else, for a wish list read from text (a JD's eight requirements),
+    whoever has the most of it. Otherwise nobody: the caller explains why.
+    """
+    full = [m for m in listed if m.matches_all]
+    covered = [m for m in listed if m.qualifies]
     n_required = sum(s.required for s in skills)
-    return (
-        f"No candidate has all {n_required} required skills; these have the most. Edit "
-        "resolved_request (fewer required skills) and send it back to narrow the search."
-    )
+    if full:
+        return sorted(covered if include_partial else full, key=CandidateMatch.rank_key), None
+    if covered:
+        return sorted(covered, key=CandidateMatch.rank_key), (
+            "No candidate has every required skill; for these, related skills stand in "
+            "(see partial_skills)."
+        )
+    if reads_text and listed:
+        return sorted(listed, key=CandidateMatch.rank_key), (
+            f"No candidate has all {n_required} required skills; these have the most. Edit "
+            "resolved_request (fewer required skills) and send it back to narrow the search."
+        )
+    return [], None
 
 
 def _passes(match: CandidateMatch, request: ResolvedRequest) -> bool:

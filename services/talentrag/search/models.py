@@ -113,6 +113,12 @@ class SkillQuery(BaseModel):
         max_length=MAX_JOB_DESCRIPTION_CHARS,
         description="Search for a pasted job description's requirements.",
     )
+    include_partial: bool | None = Field(
+        None,
+        description="Also list, after those with every required skill, candidates for whom "
+        "a related skill stands in for a required one (partial_skills names it). Omit: no "
+        "for skill fields, yes for a query or job description (words are looser than fields).",
+    )
     top_k: int = Field(5, ge=1, le=MAX_TOP_K, description=f"Candidates per page (1-{MAX_TOP_K}).")
     cursor: str | None = Field(
         None, description="`next_cursor` of the previous page of the same search."
@@ -178,6 +184,7 @@ class ResolvedRequest(BaseModel):
     experience_level: list[ExperienceLevel] | None
     min_years: float | None
     exclude_skills: list[str]
+    include_partial: bool
     top_k: int
 
 
@@ -300,11 +307,9 @@ class SearchResponse(BaseModel):
     query: str = Field(description="The natural-language query sent to LightRAG.")
     candidates: list[CandidateResult]
     total_considered: int = Field(description="Candidates examined before the filters and paging.")
-    total: int = Field(
-        0, description="Candidates listed over all pages (those with every required skill first)."
-    )
+    total: int = Field(0, description="Candidates listed over all pages.")
     total_qualifying: int = Field(
-        0, description="Of those, candidates with every required skill matched or partial."
+        0, description="Of those, candidates with every required skill matched."
     )
     next_cursor: str | None = Field(
         None, description="Pass as `cursor` (same search) for the next page; null on the last."

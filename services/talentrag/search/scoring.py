@@ -85,6 +85,11 @@ class CandidateMatch:
         """True when every required skill is matched or partial."""
         return not any(s.required for s in self.missing)
 
+    @property
+    def matches_all(self) -> bool:
+        """True when every required skill is matched (none only partial)."""
+        return self.qualifies and self.required_matched == self.required_covered
+
     def rank_key(self) -> tuple[int, int, int, float, str]:
         """Sort key: coverage (required matched, required matched or partial, preferred
         matched), then the score, which within equal coverage is the evidence's depth."""
