@@ -218,6 +218,7 @@ class DuplicateIndex:
         return components
 
     def _add(self, document_id: str, signature: Signature, created: datetime) -> None:
+        self._remove(document_id)  # an id twice in one batch: its last version counts
         self._signatures[document_id] = signature
         self._by_digest.setdefault(signature.digest, set()).add(document_id)
         self._order[document_id] = (created, document_id)
