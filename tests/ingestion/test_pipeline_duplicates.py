@@ -151,3 +151,20 @@ async def test_cvs_stored_before_signatures_join_their_group_when_reanalysed(kb:
     assert [sorted(g) for g in await _groups(kb)] == [["jordan", "jordan-kim"]]
     stored = await _stored_groups(kb)  # both signed now, in one group
     assert stored.keys() == {"jordan", "jordan-kim"} and stored["jordan"] == stored["jordan-kim"]
+
+
+async def test_a_grouping_failure_never_blocks_the_write(kb: KnowledgeBase):
+    await kb.ingestor.ingest_documents("default", [_source(JORDAN, "jordan-kim")])
+    real = kb.ingestor.duplicates.regroup
+
+    async def broken(tenant: str, changes: object) -> dict[str, str | None]:
+        raise RuntimeError("a grouping bug")
+
+    kb.ingestor.duplicates.regroup = broken  # type: ignore[method-assign]
+    (result,) = await kb.ingestor.ingest_documents("default", [_source(JORDAN, "copy")])
+    assert result.outcome is Outcome.INGESTED and await kb.store.get("default", "copy")
+    assert await _groups(kb) == []  # written in no group
+
+    kb.ingestor.duplicates.regroup = real  # type: ignore[method-assign]
+    await kb.ingestor.ingest_documents("default", [_source(JORDAN_REFORMATTED, "jordan")])
+    assert [sorted(g) for g in await _groups(kb)] == [["copy", "jordan", "jordan-kim"]]

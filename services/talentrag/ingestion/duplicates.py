@@ -108,8 +108,10 @@ def signature(text: str) -> Signature | None:
 
 
 LSH_THRESHOLD = DUPLICATE_SIMILARITY - 0.1
-"""The LSH index proposes pairs from a lower similarity than a match needs: a pair just
-above the threshold is then all but never missed, and every proposal is checked."""
+"""The LSH index proposes pairs from a lower similarity than a match needs, and every
+proposal is checked against ``DUPLICATE_SIMILARITY``. Its banding (32 bands of 4 rows)
+proposes a pair at 0.7, the least similar duplicates measured, with probability 0.9998;
+at 0.6, 0.988; exactly at the threshold, 0.87."""
 
 
 @dataclass(frozen=True)
@@ -216,6 +218,7 @@ class DuplicateIndex:
         return components
 
     def _add(self, document_id: str, signature: Signature, created: datetime) -> None:
+        self._remove(document_id)  # an id twice in one batch: its last version counts
         self._signatures[document_id] = signature
         self._by_digest.setdefault(signature.digest, set()).add(document_id)
         self._order[document_id] = (created, document_id)
@@ -247,12 +250,13 @@ class DuplicateIndex:
 class DuplicateGroups:
     """Each tenant's ``DuplicateIndex`` in this process, for grouping CVs as they are written.
 
-    Built from the stored signatures on a tenant's first write (one read of every
-    signature: about a second at 10,000 CVs) and then kept current by this process's
-    writes, so a write compares its CVs with the index instead of reading every
-    signature again. The price is memory (about 1 KB per CV) and a rebuild after
-    another process wrote the tenant, which ``refresh`` notices from the store's
-    generation, as the embedded graph does.
+    Built from the stored signatures on a tenant's first write in a process (one read
+    of every signature; 1.2 s at 10,000 CVs on an idle core) and then kept current by
+    this process's writes, so a write compares its CVs with the index (about 0.25 ms
+    per CV) instead of reading every signature again. The price: memory, about 10 KB
+    per CV (the LSH's 32 band tables; 100 MB at 10,000 CVs), each CLI write paying the
+    build once, and a rebuild after another process wrote the tenant, which
+    ``refresh`` notices from the store's generation, as the embedded graph does.
     """
 
     def __init__(self, store: CandidateStore):

@@ -573,17 +573,18 @@ class Ingestor:
         return groups
 
     async def _regroup(self, tenant: str, changes: list[Change]) -> dict[str, str | None]:
-        """The duplicate groups the changes set; none (logged) if grouping itself fails.
+        """The duplicate groups the changes set; if grouping itself fails (logged), the
+        changed CVs are written in no group.
 
-        A grouping bug must not block writes: the CVs concerned stay ungrouped until
-        they are written again.
+        A grouping bug must not block writes: those CVs stay ungrouped until they are
+        written again.
         """
         try:
             return await self.duplicates.regroup(tenant, changes)
         except Exception as exc:
             log.warning("grouping duplicates failed (%s); writing without", type(exc).__name__)
             self.duplicates.forget(tenant)
-            return {}
+            return {change.id: None for change in changes}
 
     async def _redo_in_graph(self, tenant: str, writes: list[UnfinishedWrite]) -> None:
         """Every trace of these documents removed, new versions inserted, in slices.
