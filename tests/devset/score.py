@@ -320,6 +320,22 @@ TARGETS = {
         lambda r: str(r.search("talentrag").empty),
         lambda r: r.search("talentrag").empty == 0,
     ),
+    # issue 12 (answers a recruiter can trust)
+    "answer_f1": Target(
+        "answers' required-skill label F1 >= 0.97",
+        lambda r: f"{r.answers.f1:.3f}",
+        lambda r: r.answers.f1 >= 0.97,
+    ),
+    "precision_at_5": Target(
+        "search precision@5 >= 0.95",
+        lambda r: f"{r.search('talentrag').precision_at_5:.3f}",
+        lambda r: r.search("talentrag").precision_at_5 >= 0.95,
+    ),
+    "ndcg": Target(
+        "search nDCG@10 >= 0.95",
+        lambda r: f"{r.search('talentrag').ndcg:.3f}",
+        lambda r: r.search("talentrag").ndcg >= 0.95,
+    ),
 }
 
 

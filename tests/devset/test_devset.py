@@ -44,3 +44,15 @@ def test_search_recall(devset_report: Report) -> None:
 
 def test_no_empty_answers(devset_report: Report) -> None:
     check(devset_report, "empty")
+
+
+def test_answers_label_required_skills_truly(devset_report: Report) -> None:
+    check(devset_report, "answer_f1")
+
+
+def test_search_precision_at_5(devset_report: Report) -> None:
+    check(devset_report, "precision_at_5")
+
+
+def test_search_ndcg(devset_report: Report) -> None:
+    check(devset_report, "ndcg")
