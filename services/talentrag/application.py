@@ -94,11 +94,18 @@ class StoredDocument:
 
 
 @dataclass(frozen=True)
-class CandidatePage:
-    """One page of candidates ordered by id; ``has_more`` when another page follows."""
+class RecordPage:
+    """One page of stored documents ordered by id; ``has_more`` when another page follows."""
 
     records: list[DocumentRecord]
     has_more: bool
+
+
+CandidatePage = RecordPage
+"""A page of candidates (CV records)."""
+
+NON_CANDIDATE_TYPES = tuple(t for t in DocumentType if t is not DocumentType.CV)
+"""What ``list_documents`` lists by default: the documents that are never candidates."""
 
 
 class TalentService:
@@ -137,12 +144,30 @@ class TalentService:
 
     async def list_candidates(
         self, tenant: str, limit: int, after_id: str | None = None
-    ) -> CandidatePage:
+    ) -> RecordPage:
         """Candidates ordered by id, starting after ``after_id``."""
         records = await self.kb.store.list_documents(
             tenant, DocumentType.CV, limit=limit + 1, after_id=after_id
         )
-        return CandidatePage(records=records[:limit], has_more=len(records) > limit)
+        return RecordPage(records=records[:limit], has_more=len(records) > limit)
+
+    async def list_documents(
+        self,
+        tenant: str,
+        limit: int,
+        after_id: str | None = None,
+        document_type: DocumentType | None = None,
+    ) -> RecordPage:
+        """Documents of one type, or by default every document that is not a CV (job
+        descriptions to search by, company pages, job profiles), ordered by id."""
+        types = (document_type,) if document_type is not None else NON_CANDIDATE_TYPES
+        found: list[DocumentRecord] = []
+        for kind in types:  # one keyset page per type, merged: ids are unique in a tenant
+            found += await self.kb.store.list_documents(
+                tenant, kind, limit=limit + 1, after_id=after_id
+            )
+        records = sorted(found, key=lambda r: r.id)[: limit + 1]
+        return RecordPage(records=records[:limit], has_more=len(records) > limit)
 
     async def summary(self, tenant: str) -> StoreSummary:
         """Counts, levels, top skills and unfinished writes of a tenant."""
@@ -516,7 +541,9 @@ async def open_service(
 
 
 __all__ = [
+    "NON_CANDIDATE_TYPES",
     "CandidatePage",
+    "RecordPage",
     "ReindexReport",
     "StaleAnalysis",
     "StoredDocument",

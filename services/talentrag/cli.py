@@ -20,7 +20,7 @@ from pathlib import Path
 from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
+from rich.table import Column, Table
 
 from talentrag.application import (
     TalentService,
@@ -29,13 +29,14 @@ from talentrag.application import (
     require_paths,
 )
 from talentrag.config import Settings
-from talentrag.domain import DocumentRecord, DocumentType, ExperienceLevel
+from talentrag.domain import DocumentRecord, DocumentType
 from talentrag.errors import ConfigurationError, InvalidInput, TalentragError
 from talentrag.ingestion.analyze import document_id_for
 from talentrag.ingestion.pipeline import IngestResult, Outcome, ReindexReport
 from talentrag.policy.limits import MAX_TOP_K
 from talentrag.runtime import writer_lock
-from talentrag.search import SearchRequest
+from talentrag.search import SearchRequest, SearchResponse
+from talentrag.search.models import ResolvedRequest
 
 console = Console()
 stderr = Console(stderr=True)
@@ -127,25 +128,83 @@ def _parser() -> argparse.ArgumentParser:
     reindex.add_argument("--quiet", action="store_true", help="no progress bar")
 
     search = commands.add_parser(
-        "search", parents=[common], help="rank candidates by required and preferred skills"
+        "search",
+        parents=[common],
+        help="rank candidates by skills, a free-text query or a job description",
+        description="Say what to find with --required (and --preferred), --query, or a job "
+        "description (--job-description-id, --job-description-file); narrow with --level, "
+        "--min-years and --exclude.",
     )
     search.add_argument(
         "--required",
         nargs="+",
-        required=True,
+        default=[],
         metavar="SKILL",
-        help="skills every candidate must have",
+        help="skills every candidate must have (needed unless --query or a job description)",
     )
     search.add_argument(
         "--preferred", nargs="+", default=[], metavar="SKILL", help="nice-to-have skills"
     )
     search.add_argument(
-        "--level", choices=[level.value for level in ExperienceLevel], help="only this level"
+        "--query",
+        help="the request in words, e.g. 'senior python developer with kubernetes, "
+        "terraform a plus' (options given beside it win)",
+    )
+    text = search.add_mutually_exclusive_group()
+    text.add_argument(
+        "--job-description-id",
+        metavar="ID",
+        help="search for a stored job description (`talentrag documents` lists them)",
+    )
+    text.add_argument(
+        "--job-description-file",
+        type=Path,
+        metavar="FILE",
+        help="search for a job description in a text file (pasted text)",
     )
     search.add_argument(
-        "--top-k", type=int, default=5, help=f"how many candidates (1-{MAX_TOP_K}, default 5)"
+        "--level",
+        action="append",
+        metavar="LEVEL",
+        help="only these levels: junior, mid, senior; repeat it or write 'mid,senior'",
+    )
+    search.add_argument(
+        "--min-years", type=float, metavar="N", help="only candidates with at least N years"
+    )
+    search.add_argument(
+        "--exclude",
+        nargs="+",
+        default=[],
+        metavar="SKILL",
+        help="leave out everyone holding any of these skills",
+    )
+    search.add_argument(
+        "--top-k", type=int, default=5, help=f"candidates per page (1-{MAX_TOP_K}, default 5)"
+    )
+    search.add_argument(
+        "--cursor", help="the next-page cursor a previous search printed (same other options)"
+    )
+    search.add_argument(
+        "--blind",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="withhold names, contact details and files (default: the tenant's setting)",
     )
     search.add_argument("--json", action="store_true", help="print the JSON the HTTP API returns")
+
+    documents = commands.add_parser(
+        "documents",
+        parents=[common],
+        help="list stored job descriptions and other documents that are not CVs",
+    )
+    documents.add_argument(
+        "--type",
+        dest="document_type",
+        choices=[t.value for t in DocumentType],
+        help="only this type (default: every type but cv)",
+    )
+    documents.add_argument("--json", action="store_true", help="print JSON")
+    documents.add_argument("--limit", type=int, default=1000)
 
     commands.add_parser(
         "mcp", parents=[common], help="run the MCP server over stdio (for recruiter assistants)"
@@ -424,48 +483,143 @@ async def _warn_if_stale(service: TalentService, tenant: str) -> None:
         )
 
 
-async def _search(args: argparse.Namespace, settings: Settings) -> int:
+def _search_request(args: argparse.Namespace) -> SearchRequest:
+    """The options as the one search contract (validated there, like HTTP's body)."""
+    text = None
+    if args.job_description_file is not None:
+        require_paths([args.job_description_file])
+        try:
+            text = args.job_description_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InvalidInput(
+                f"cannot read {args.job_description_file} as UTF-8 text ({type(exc).__name__}); "
+                "save the job description as a .txt or .md file"
+            ) from exc
     try:
-        request = SearchRequest(
-            required_skills=args.required,
-            preferred_skills=args.preferred,
-            experience_level=args.level,
-            top_k=args.top_k,
+        return SearchRequest.model_validate(
+            {
+                "required_skills": args.required,
+                "preferred_skills": args.preferred,
+                "experience_level": ",".join(args.level) if args.level else None,
+                "min_years": args.min_years,
+                "exclude_skills": args.exclude,
+                "query": args.query,
+                "job_description_id": args.job_description_id,
+                "job_description_text": text,
+                "top_k": args.top_k,
+                "cursor": args.cursor,
+                "blind": args.blind,
+            }
         )
     except ValidationError as exc:
         raise InvalidInput.from_validation(exc) from exc
+
+
+async def _search(args: argparse.Namespace, settings: Settings) -> int:
+    request = _search_request(args)
     async with open_service(settings) as service:
         await _warn_if_stale(service, settings.tenant)
         response = await service.search(request, settings.tenant)
     if args.json:
         print(response.model_dump_json(indent=2))
         return 0
+    _print_search(response, request.reads_text)
+    return 0
+
+
+def _print_search(response: SearchResponse, read_text: bool) -> None:
     console.print(
-        f"query: {response.query}  ({response.total_considered} considered, {response.processing_time_ms:.0f} ms)"
+        f"query: {response.query}  ({response.total_considered} considered, "
+        f"{response.processing_time_ms:.0f} ms)",
+        highlight=False,
     )
+    resolved = response.resolved_request
+    if read_text and resolved is not None:
+        console.print(f"read as: {_resolved_text(resolved)}", highlight=False, soft_wrap=True)
+        for note in response.request_notes:
+            console.print(f"  {note}", highlight=False, soft_wrap=True)
     if response.message:
-        console.print(response.message)
-    table = Table("#", "candidate", "level", "score", "required", "preferred", "missing")
+        console.print(response.message, highlight=False)
+    if not response.candidates:
+        return
+    shown = f"{len(response.candidates)} of {response.total} candidates"
+    if response.total_qualifying < response.total:
+        shown += f" ({response.total_qualifying} with every required skill)"
+    console.print(shown, highlight=False)
+    headers = ["#", "candidate", "level", "score", "required", "preferred", "partial"]
+    headers += ["missing required", "missing preferred"]
+    table = Table(*[Column(h, overflow="fold") for h in headers])
     for rank, c in enumerate(response.candidates, 1):
+        who = f"{c.name} ({c.candidate_id})"
+        if c.duplicates:
+            who += f"\nsame person: {', '.join(c.duplicates)}"
         table.add_row(
             str(rank),
-            f"{c.name} ({c.candidate_id})",
+            who,
             c.experience_level or "-",
             f"{c.match_score:.2f}",
             ", ".join(c.matched_required_skills),
             ", ".join(c.matched_preferred_skills),
+            ", ".join(
+                f"{p.requested} ~ {p.stand_in}" + ("" if p.required else " (preferred)")
+                for p in c.partial_skills
+            ),
             ", ".join(c.missing_skills),
+            ", ".join(c.missing_preferred_skills),
         )
-    if response.candidates:
-        console.print(table)
-        for c in response.candidates:
-            console.print(f"[bold]{c.candidate_id}[/bold]: {c.explanation}")
-            for e in c.evidence:
-                console.print(
-                    f'    {e.skill}: "{e.text[:100]}" ({e.source_file} {e.start}-{e.end})',
-                    highlight=False,
-                )
+    console.print(table)
+    for c in response.candidates:
+        console.print(f"[bold]{c.candidate_id}[/bold]: {c.explanation}")
+        for e in c.evidence:
+            console.print(
+                f'    {e.skill}: "{e.text[:100]}" ({e.source_file} {e.start}-{e.end})',
+                highlight=False,
+            )
+    if response.next_cursor:
+        console.print(
+            f"next page: the same options and --cursor {response.next_cursor}",
+            highlight=False,
+            soft_wrap=True,
+        )
+
+
+def _resolved_text(resolved: ResolvedRequest) -> str:
+    parts = [f"required {', '.join(resolved.required_skills)}"]
+    if resolved.preferred_skills:
+        parts.append(f"preferred {', '.join(resolved.preferred_skills)}")
+    if resolved.experience_level:
+        parts.append(f"level {' or '.join(level.value for level in resolved.experience_level)}")
+    if resolved.min_years is not None:
+        parts.append(f"at least {resolved.min_years:g} years")
+    if resolved.exclude_skills:
+        parts.append(f"excluding {', '.join(resolved.exclude_skills)}")
+    return "; ".join(parts)
+
+
+async def _documents(args: argparse.Namespace, settings: Settings) -> int:
+    kind = DocumentType(args.document_type) if args.document_type else None
+    async with open_service(settings) as service:
+        await _warn_if_stale(service, settings.tenant)
+        records = (await service.list_documents(settings.tenant, args.limit, None, kind)).records
+    if args.json:
+        print(json.dumps([_document(r) for r in records], indent=2))
+        return 0
+    table = Table("id", "type", "name", "source_file", "skills")
+    for r in records:
+        skills = ", ".join(r.skill_names()[:8]) + (" ..." if len(r.skills) > 8 else "")
+        table.add_row(r.id, r.document_type.value, r.name, r.source_file, skills)
+    console.print(table)
+    console.print(
+        f"{len(records)} documents; search by one with `talentrag search --job-description-id ID`",
+        highlight=False,
+    )
     return 0
+
+
+def _document(record: DocumentRecord) -> dict[str, object]:
+    return record.model_dump(
+        mode="json", include={"id", "document_type", "name", "source_file"}
+    ) | {"skills": record.skill_names()}
 
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
@@ -544,6 +698,7 @@ COMMANDS = {
     "repair": _repair,
     "reindex": _reindex,
     "search": _search,
+    "documents": _documents,
     "serve": _serve,
     "mcp": _mcp,
 }

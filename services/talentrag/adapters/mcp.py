@@ -1,6 +1,7 @@
 """MCP server for recruiter assistants (official `mcp` SDK 2.x, MCPServer).
 
-Tools: search_by_skills, get_candidate, ingest_cv. The same server runs over stdio
+Tools: search_by_skills, get_candidate, list_documents, get_document, ingest_cv. The
+same server runs over stdio
 (`talentrag mcp`) and Streamable HTTP at /mcp on the REST API's port. Thin: it
 parses arguments, calls the application layer, and turns talentrag's errors into
 one-sentence tool errors.
@@ -18,18 +19,26 @@ from mcp_types import CallToolResult, ListToolsResult, TextContent, ToolAnnotati
 from pydantic import Field, ValidationError
 
 from talentrag.adapters.auth import tenant_for
+from talentrag.adapters.pages import DocumentPage, document_page
 from talentrag.application import TalentService, TextDocument
 from talentrag.config import Scope
-from talentrag.domain import DocumentRecord
+from talentrag.domain import DocumentRecord, DocumentType
 from talentrag.errors import InvalidInput, TalentragError
 from talentrag.policy.levels import BANDS_TEXT
 from talentrag.policy.limits import MAX_TOP_K, MIN_TEXT_CHARS
 from talentrag.search import SearchRequest, SearchResponse
 
 INSTRUCTIONS = (
-    "Search a recruiter's candidate knowledge base by skills. Use search_by_skills with the "
-    "must-have skills as required_skills and nice-to-haves as preferred_skills; aliases work "
-    "('K8s', 'Postgres', 'sklearn'). Then get_candidate for the full profile and evidence."
+    "Search a recruiter's candidate knowledge base. Use search_by_skills with the must-have "
+    "skills as required_skills and nice-to-haves as preferred_skills (aliases work: 'K8s', "
+    "'Postgres', 'sklearn'), or pass the recruiter's words as query ('senior python "
+    "developer with kubernetes, terraform a plus'), or search for a job description: "
+    "list_documents gives stored job descriptions' ids (job_description_id), or paste one "
+    "as job_description_text. Narrow with experience_level (one level or several), "
+    "min_years and exclude_skills. Results say per skill whether it is matched, partial "
+    "(only a related skill stands in, named) or missing; say 'partial' when you report "
+    "those. When the answer has a next_cursor, call again with the same arguments and "
+    "that cursor for more. Then get_candidate for a full profile and evidence."
 )
 
 
@@ -40,21 +49,68 @@ def _tenant(service: TalentService, ctx: Context, scope: Scope = "read") -> str:
     return tenant_for(service.settings, request.headers, scope)
 
 
-def render_search(response: SearchResponse) -> str:
-    """What an assistant reads: the message, or one short block per candidate."""
+def render_search(response: SearchResponse, read_text: bool = False) -> str:
+    """What an assistant reads: how a query or job description was read (``read_text``),
+    then one short block per candidate with matched, partial and missing skills apart,
+    then the next cursor."""
+    lines = _request_lines(response) if read_text else []
     if not response.candidates:
-        return response.message or "No candidates found."
-    lines = [f"{len(response.candidates)} candidates for: {response.query}"]
+        return "\n".join([response.message or "No candidates found.", *lines])
+    shown = len(response.candidates)
+    header = f"{shown} of {response.total} candidate{'' if response.total == 1 else 's'}"
+    if response.total_qualifying < response.total:
+        header += f" ({response.total_qualifying} with every required skill)"
+    lines.insert(0, f"{header} for: {response.query}")
     for rank, c in enumerate(response.candidates, 1):
+        years = f", {c.years_experience:g} years" if c.years_experience is not None else ""
         lines.append(
-            f"{rank}. {c.name} ({c.candidate_id}, {c.experience_level or 'level unknown'}) score {c.match_score:.2f}; "
-            f"required: {', '.join(c.matched_required_skills) or '-'}; preferred: {', '.join(c.matched_preferred_skills) or '-'}; "
-            f"missing: {', '.join(c.missing_skills) or '-'}"
+            f"{rank}. {c.name} ({c.candidate_id}, {c.experience_level or 'level unknown'}) "
+            f"score {c.match_score:.2f}{years}"
         )
+        lines.append(
+            f"   required: {_names(c.matched_required_skills)}; "
+            f"preferred: {_names(c.matched_preferred_skills)}"
+        )
+        if c.partial_skills:
+            partial = [f"{p.requested} ~ {p.stand_in} (partial)" for p in c.partial_skills]
+            lines.append(f"   partial: {', '.join(partial)}")
+        if c.missing_skills or c.missing_preferred_skills:
+            lines.append(
+                f"   missing required: {_names(c.missing_skills)}; "
+                f"missing preferred: {_names(c.missing_preferred_skills)}"
+            )
+        if c.duplicates:
+            lines.append(f"   same person as: {', '.join(c.duplicates)} (not listed again)")
         lines += [
             f'   "{e.text[:160]}" ({e.source_file} {e.start}-{e.end})' for e in c.evidence[:2]
         ]
+    if response.next_cursor:
+        lines.append(
+            f'More: call again with the same arguments and cursor "{response.next_cursor}".'
+        )
     return "\n".join(lines)
+
+
+def _names(values: list[str]) -> str:
+    return ", ".join(values) or "-"
+
+
+def _request_lines(response: SearchResponse) -> list[str]:
+    """The structured request a query or job description became (when one was read)."""
+    resolved = response.resolved_request
+    if resolved is None:
+        return []
+    parts = [f"required {_names(resolved.required_skills)}"]
+    if resolved.preferred_skills:
+        parts.append(f"preferred {_names(resolved.preferred_skills)}")
+    if resolved.experience_level:
+        parts.append(f"level {' or '.join(level.value for level in resolved.experience_level)}")
+    if resolved.min_years is not None:
+        parts.append(f"at least {resolved.min_years:g} years")
+    if resolved.exclude_skills:
+        parts.append(f"excluding {_names(resolved.exclude_skills)}")
+    notes = f" ({'; '.join(response.request_notes)})" if response.request_notes else ""
+    return [f"Read as: {'; '.join(parts)}{notes}."]
 
 
 class TalentragMCPServer(MCPServer):
@@ -119,13 +175,18 @@ def build_mcp_server(service_of: Callable[[], TalentService]) -> MCPServer:
 
     @server.tool(
         name="search_by_skills",
-        title="Search candidates by skills",
+        title="Search candidates",
         description=(
-            "Rank candidates by required and preferred skills, optionally at one experience level. "
-            "Returns matched, preferred and missing skills, level, a match score and CV evidence. "
+            "Rank candidates by required and preferred skills, a free-text query, or a job "
+            "description (stored: job_description_id from list_documents; or pasted). Returns, "
+            "per candidate, the skills matched, partial (a related skill stands in, named) and "
+            "missing (required and preferred apart), level, years, a score and CV evidence; "
+            "how a query or job description was read (resolved_request); the total and a "
+            "cursor for the next page. "
             'Example: {"required_skills": ["Kubernetes", "AWS"], "preferred_skills": ["Terraform"], '
-            '"experience_level": "senior", "top_k": 5}. '
-            'Example: {"required_skills": ["Python", "Machine Learning"]}.'
+            '"experience_level": "mid or senior", "min_years": 3, "exclude_skills": ["PHP"]}. '
+            'Example: {"query": "senior python developer with kubernetes, terraform a plus"}. '
+            'Example: {"job_description_id": "jd-platform-engineer", "top_k": 10}.'
         ),
         annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
     )
@@ -134,20 +195,57 @@ def build_mcp_server(service_of: Callable[[], TalentService]) -> MCPServer:
         required_skills: Annotated[
             list[str] | str,
             Field(
-                description="Must-have skills (1-20), e.g. ['Python', 'K8s'] "
-                "(a comma-separated string works too)."
+                description="Must-have skills (up to 20), e.g. ['Python', 'K8s'] (a "
+                "comma-separated string works too). Needed unless query or a job "
+                "description is given."
             ),
-        ],
+        ] = [],  # noqa: B006
         preferred_skills: Annotated[
             list[str] | str, Field(description="Nice-to-have skills (0-20); holders rank higher.")
         ] = [],  # noqa: B006
         experience_level: Annotated[
+            list[str] | str | None,
+            Field(
+                description=f"Levels to return: {BANDS_TEXT}. One ('senior') or several "
+                "('mid or senior', ['mid', 'senior']). Omit for any level."
+            ),
+        ] = None,
+        min_years: Annotated[
+            float | None, Field(description="Only candidates with at least this many years.")
+        ] = None,
+        exclude_skills: Annotated[
+            list[str] | str,
+            Field(description="Nobody holding any of these skills is returned, e.g. ['PHP']."),
+        ] = [],  # noqa: B006
+        query: Annotated[
             str | None,
-            Field(description=f"One of junior, mid or senior: {BANDS_TEXT}. Omit for any level."),
+            Field(
+                description="The recruiter's request in words, e.g. 'senior python developer "
+                "with kubernetes, terraform a plus'; read into skills, level and years. "
+                "Arguments given beside it win."
+            ),
+        ] = None,
+        job_description_id: Annotated[
+            str | None,
+            Field(description="Search for a stored job description's requirements (its id)."),
+        ] = None,
+        job_description_text: Annotated[
+            str | None, Field(description="Search for a pasted job description's requirements.")
         ] = None,
         top_k: Annotated[
-            int, Field(description=f"How many candidates to return (1-{MAX_TOP_K}, default 5).")
+            int, Field(description=f"Candidates per page (1-{MAX_TOP_K}, default 5).")
         ] = 5,
+        cursor: Annotated[
+            str | None,
+            Field(description="next_cursor of the previous answer (same other arguments)."),
+        ] = None,
+        blind: Annotated[
+            bool | None,
+            Field(
+                description="true: withhold names, contact details and files (fair "
+                "screening). Omit for the tenant's default."
+            ),
+        ] = None,
     ) -> Annotated[CallToolResult, SearchResponse]:
         service = service_of()
         request = SearchRequest.model_validate(
@@ -155,12 +253,19 @@ def build_mcp_server(service_of: Callable[[], TalentService]) -> MCPServer:
                 "required_skills": required_skills,
                 "preferred_skills": preferred_skills,
                 "experience_level": experience_level,
+                "min_years": min_years,
+                "exclude_skills": exclude_skills,
+                "query": query,
+                "job_description_id": job_description_id,
+                "job_description_text": job_description_text,
                 "top_k": top_k,
+                "cursor": cursor,
+                "blind": blind,
             }
         )
         response = await service.search(request, _tenant(service, ctx))
         return CallToolResult(
-            content=[TextContent(type="text", text=render_search(response))],
+            content=[TextContent(type="text", text=render_search(response, request.reads_text))],
             structured_content=response.model_dump(mode="json"),
         )
 
@@ -177,6 +282,47 @@ def build_mcp_server(service_of: Callable[[], TalentService]) -> MCPServer:
     ) -> DocumentRecord:
         service = service_of()
         return await service.get_candidate(_tenant(service, ctx), candidate_id)
+
+    @server.tool(
+        name="list_documents",
+        title="List job descriptions",
+        description="Stored job descriptions (and company pages, job profiles) by id, with the "
+        "skills they name; never candidates. Pass an id as job_description_id to "
+        "search_by_skills. "
+        'Example: {"document_type": "job_description", "limit": 20}.',
+        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
+    )
+    async def list_documents(
+        ctx: Context,
+        document_type: Annotated[
+            DocumentType | None,
+            Field(
+                description="job_description, company_page or job_profile; omit for all "
+                "documents that are not CVs."
+            ),
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=100, description="Page size (1-100).")] = 20,
+        cursor: Annotated[
+            str | None, Field(description="next_cursor of the previous page.")
+        ] = None,
+    ) -> DocumentPage:
+        service = service_of()
+        return await document_page(service, _tenant(service, ctx), limit, cursor, document_type)
+
+    @server.tool(
+        name="get_document",
+        title="Get a stored document",
+        description="A stored document of any type (e.g. a job description from "
+        "list_documents): its type, name and the skills it names with passages. "
+        'Example: {"document_id": "jd-platform-engineer"}.',
+        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
+    )
+    async def get_document(
+        ctx: Context,
+        document_id: Annotated[str, Field(description="The id from list_documents.")],
+    ) -> DocumentRecord:
+        service = service_of()
+        return await service.get_document(_tenant(service, ctx), document_id)
 
     @server.tool(
         name="ingest_cv",

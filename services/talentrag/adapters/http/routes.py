@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 from collections.abc import Callable
-from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import (
     APIRouter,
+    Body,
     Depends,
     File,
     Form,
@@ -28,10 +25,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from talentrag.adapters.auth import tenant_for
 from talentrag.adapters.http.errors import Problem
+from talentrag.adapters.pages import CandidatePage, DocumentPage, candidate_page, document_page
 from talentrag.application import DOCUMENT_ID_PATTERN, StoredDocument, TalentService, etag
 from talentrag.config import Scope
-from talentrag.domain import DocumentRecord, DocumentType, ExperienceLevel
-from talentrag.errors import MalformedRequest
+from talentrag.domain import DocumentRecord, DocumentType
 from talentrag.policy.limits import MAX_FILE_NAME_CHARS, MAX_NAME_CHARS, MIN_TEXT_CHARS
 from talentrag.search import SearchRequest, SearchResponse
 
@@ -73,6 +70,14 @@ CandidateId = Annotated[
         description="Your id for the candidate (ATS id): 1-128 letters, digits, '.', '_' or "
         "'-', starting with a letter or digit.",
         examples=["cv-00042"],
+        json_schema_extra=ID_SCHEMA,
+    ),
+]
+DocumentId = Annotated[
+    str,
+    Path(
+        description="The document's id (from list_documents, or the one it was stored under).",
+        examples=["jd-platform-engineer"],
         json_schema_extra=ID_SCHEMA,
     ),
 ]
@@ -139,17 +144,77 @@ async def ready(service: Service) -> Health:
 
 
 # -- search ---------------------------------------------------------------------------
+SEARCH_SUMMARY = "Rank candidates by skills, a free-text query or a job description"
+SEARCH_DESCRIPTION = (
+    "Say what to find in one of three ways: `required_skills` (and `preferred_skills`); a "
+    "free-text `query` ('senior python developer with kubernetes, terraform a plus'); or a "
+    "job description, stored (`job_description_id`, an id from list_documents) or pasted "
+    "(`job_description_text`). Text is read without an LLM into skills, levels and years, "
+    "echoed as `resolved_request` (edit it and send it back as a new request). Narrow with "
+    "`experience_level` (one level or several: 'mid or senior'), `min_years` and "
+    "`exclude_skills` (nobody holding them is returned). Each candidate's requested skills "
+    "are matched (the skill, an alias, a skill implying it), partial (only a related skill "
+    "stands in: `partial_skills` names it) or missing (`missing_skills` required, "
+    "`missing_preferred_skills`), with the CV passages that prove them. `total` counts the "
+    "candidates over all pages; pass `next_cursor` as `cursor` with the same request for "
+    "the next page. `blind: true` withholds names, contact details and source files."
+)
+SEARCH_EXAMPLES: dict[str, Any] = {
+    "skills": {
+        "summary": "Required and preferred skills, levels, years, exclusions",
+        "value": {
+            "required_skills": ["Kubernetes", "AWS"],
+            "preferred_skills": ["Terraform"],
+            "experience_level": ["mid", "senior"],
+            "min_years": 3,
+            "exclude_skills": ["PHP"],
+            "top_k": 5,
+        },
+    },
+    "query": {
+        "summary": "Free text",
+        "value": {"query": "senior python developer with kubernetes, terraform a plus"},
+    },
+    "job_description_id": {
+        "summary": "A stored job description",
+        "value": {"job_description_id": "jd-platform-engineer", "top_k": 10},
+    },
+    "job_description_text": {
+        "summary": "A pasted job description",
+        "value": {
+            "job_description_text": "Data Scientist\n\nRequirements\n- 5+ years with Python "
+            "and SQL\n- PyTorch\n\nNice to have\n- Databricks"
+        },
+    },
+    "next_page": {
+        "summary": "The next page of the same search",
+        "value": {
+            "required_skills": ["Python"],
+            "top_k": 5,
+            "cursor": "eyJvZmZzZXQiOjUsInNlYXJjaCI6IjNmMmE5YzAxZDRlNWI2YTcifQ",
+        },
+    },
+    "blind": {
+        "summary": "Blind screening",
+        "value": {"required_skills": ["Nursing"], "blind": True},
+    },
+}
+
+
 @router.post(
     "/v1/candidates/search",
     operation_id="search_by_skills",
-    summary="Rank candidates by required and preferred skills",
-    description="Returns candidates with matched, preferred and missing skills, the experience level, "
-    "a match score and the CV passages that prove it. Aliases work: 'K8s' finds Kubernetes.",
+    summary=SEARCH_SUMMARY,
+    description=SEARCH_DESCRIPTION,
     response_model=SearchResponse,
     responses=ERRORS,
     tags=["candidates"],
 )
-async def search_by_skills(body: SearchRequest, service: Service, tenant: Tenant) -> SearchResponse:
+async def search_by_skills(
+    body: Annotated[SearchRequest, Body(openapi_examples=SEARCH_EXAMPLES)],
+    service: Service,
+    tenant: Tenant,
+) -> SearchResponse:
     """Rank the caller's candidates; the tenant comes from the API key."""
     return await service.search(body, tenant)
 
@@ -184,66 +249,6 @@ class CandidateUpsert(BaseModel):
     source_file: str | None = Field(
         None, max_length=MAX_FILE_NAME_CHARS, description="File name to cite in evidence."
     )
-
-
-class CandidateSummary(BaseModel):
-    """A candidate in a list: identity, level and skill names."""
-
-    id: str
-    name: str
-    source_file: str
-    experience_level: ExperienceLevel | None
-    years_experience: float | None
-    skills: list[str]
-    created_at: datetime | None
-    updated_at: datetime | None
-
-    @classmethod
-    def of(cls, record: DocumentRecord) -> CandidateSummary:
-        """The summary of a stored record."""
-        return cls(
-            id=record.id,
-            name=record.name,
-            source_file=record.source_file,
-            experience_level=record.level,
-            years_experience=record.years,
-            skills=record.skill_names(),
-            created_at=record.created_at,
-            updated_at=record.updated_at,
-        )
-
-
-class CandidatePage(BaseModel):
-    """One page of candidates with the cursor of the next."""
-
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "data": [
-                        {
-                            "id": "cv-00001",
-                            "name": "Jane Doe",
-                            "source_file": "cv-00001.md",
-                            "experience_level": "senior",
-                            "years_experience": 9.9,
-                            "skills": ["AWS", "Kubernetes"],
-                            "created_at": "2026-11-21T07:00:00Z",
-                            "updated_at": "2026-11-21T07:00:00Z",
-                        }
-                    ],
-                    "next_cursor": "eyJhZnRlciI6ICJjdi0wMDAwMSJ9",
-                    "has_more": True,
-                }
-            ]
-        }
-    )
-
-    data: list[CandidateSummary]
-    next_cursor: str | None = Field(
-        description="Pass as `cursor` for the next page; null on the last page."
-    )
-    has_more: bool
 
 
 def _stored(stored: StoredDocument, response: Response) -> DocumentRecord:
@@ -383,20 +388,6 @@ async def delete_candidate(
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
-def _encode_cursor(last_id: str) -> str:
-    return base64.urlsafe_b64encode(json.dumps({"after": last_id}).encode()).decode().rstrip("=")
-
-
-def _decode_cursor(cursor: str) -> str:
-    try:
-        padded = cursor + "=" * (-len(cursor) % 4)
-        return str(json.loads(base64.urlsafe_b64decode(padded))["after"])
-    except (binascii.Error, ValueError, KeyError, TypeError) as exc:
-        raise MalformedRequest(
-            "cursor is not valid; pass the next_cursor of the previous page"
-        ) from exc
-
-
 @router.get(
     "/v1/candidates",
     operation_id="list_candidates",
@@ -423,15 +414,61 @@ async def list_candidates(
     return await candidate_page(service, tenant, limit, cursor)
 
 
-async def candidate_page(
-    service: TalentService, tenant: str, limit: int, cursor: str | None
-) -> CandidatePage:
-    """One page of candidates for an opaque cursor (REST and /tools alike)."""
-    after = _decode_cursor(cursor) if cursor else None
-    page = await service.list_candidates(tenant, limit, after)
-    last = page.records[-1].id if page.records and page.has_more else None
-    return CandidatePage(
-        data=[CandidateSummary.of(r) for r in page.records],
-        next_cursor=_encode_cursor(last) if last else None,
-        has_more=page.has_more,
-    )
+# -- documents ------------------------------------------------------------------------
+DocumentTypeFilter = Annotated[
+    DocumentType | None,
+    Query(
+        description="Only this type; omit for every document that is not a CV "
+        "(job descriptions, company pages, job profiles).",
+        examples=["job_description"],
+    ),
+]
+
+
+@router.get(
+    "/v1/documents",
+    operation_id="list_documents",
+    summary="List job descriptions and other non-CV documents, with cursor pagination",
+    description="Stored documents ordered by id: by default those that are not CVs, never "
+    "candidates themselves. A job description's id searches by it "
+    "(`job_description_id` of POST /v1/candidates/search).",
+    response_model=DocumentPage,
+    responses=ERRORS,
+    tags=["documents"],
+)
+async def list_documents(
+    service: Service,
+    tenant: Tenant,
+    document_type: DocumentTypeFilter = None,
+    limit: Annotated[
+        int, Query(ge=1, le=500, description="Page size (1-500).", examples=[50])
+    ] = 50,
+    cursor: Annotated[
+        str | None,
+        Query(
+            description="next_cursor from the previous page.",
+            examples=["eyJhZnRlciI6ICJqZC1wbGF0Zm9ybS1lbmdpbmVlciJ9"],
+        ),
+    ] = None,
+) -> DocumentPage:
+    """Documents ordered by id; pass next_cursor back until has_more is false."""
+    return await document_page(service, tenant, limit, cursor, document_type)
+
+
+@router.get(
+    "/v1/documents/{document_id}",
+    operation_id="get_document",
+    summary="A stored document of any type (job description, CV, ...)",
+    description="The stored record: type, name, the skills it names with the passages that "
+    "name them, levels and years where it states them.",
+    response_model=DocumentRecord,
+    responses=ERRORS,
+    tags=["documents"],
+)
+async def get_document(
+    document_id: DocumentId, service: Service, tenant: Tenant, response: Response
+) -> DocumentRecord:
+    """The stored record (with its ``ETag``); 404 for an unknown id."""
+    record = await service.get_document(tenant, document_id)
+    response.headers["ETag"] = etag(record)
+    return record

@@ -1,8 +1,9 @@
 """A read-only tool server for recruiter assistants, mounted at /tools.
 
 OpenWebUI turns every operation of an OpenAPI server into a tool its model may call
-without asking anyone, so this surface has reads only (search, get, list) and no
-tenant parameter: the API key decides the tenant. ``/tools/openapi.json`` is what
+without asking anyone, so this surface has reads only (search; get and list
+candidates; list and get job descriptions and other documents, to search by one) and
+no tenant parameter: the API key decides the tenant. ``/tools/openapi.json`` is what
 OpenWebUI's "OpenAPI tool server" connection should point at.
 """
 
@@ -16,12 +17,14 @@ from talentrag import __version__
 from talentrag.adapters.http.errors import install_error_handlers
 from talentrag.adapters.http.routes import (
     ERRORS,
+    SEARCH_DESCRIPTION,
     CandidateId,
-    CandidatePage,
+    DocumentId,
+    DocumentTypeFilter,
     Service,
     Tenant,
-    candidate_page,
 )
+from talentrag.adapters.pages import CandidatePage, DocumentPage, candidate_page, document_page
 from talentrag.domain import DocumentRecord
 from talentrag.search import SearchRequest, SearchResponse, SkillQuery
 
@@ -31,9 +34,8 @@ router = APIRouter()
 @router.post(
     "/search",
     operation_id="search_candidates",
-    summary="Find candidates by required and preferred skills",
-    description="Ranked candidates with matched, preferred and missing skills, the experience "
-    "level, a match score and the CV passages that prove it. Aliases work ('K8s').",
+    summary="Find candidates by skills, a free-text query or a job description",
+    description=SEARCH_DESCRIPTION,
     response_model=SearchResponse,
     responses=ERRORS,
 )
@@ -76,6 +78,41 @@ async def list_candidates(
 ) -> CandidatePage:
     """A page of the key's candidates."""
     return await candidate_page(service, tenant, limit, cursor)
+
+
+@router.get(
+    "/documents",
+    operation_id="list_documents",
+    summary="List job descriptions (and other documents that are not CVs)",
+    description="Stored job descriptions, company pages and job profiles by id, with the "
+    "skills they name. Pass a job description's id as job_description_id to "
+    "search_candidates to find candidates for it.",
+    response_model=DocumentPage,
+    responses=ERRORS,
+)
+async def list_documents(
+    service: Service,
+    tenant: Tenant,
+    document_type: DocumentTypeFilter = None,
+    limit: Annotated[int, Query(ge=1, le=100, description="Page size (1-100).")] = 20,
+    cursor: Annotated[str | None, Query(description="next_cursor of the previous page.")] = None,
+) -> DocumentPage:
+    """A page of the key's documents."""
+    return await document_page(service, tenant, limit, cursor, document_type)
+
+
+@router.get(
+    "/documents/{document_id}",
+    operation_id="get_document",
+    summary="A job description or other stored document",
+    description="One stored document (an id from list_documents): its type, name and the "
+    "skills it names with the passages that name them.",
+    response_model=DocumentRecord,
+    responses=ERRORS,
+)
+async def get_document(document_id: DocumentId, service: Service, tenant: Tenant) -> DocumentRecord:
+    """One document of the key's tenant."""
+    return await service.get_document(tenant, document_id)
 
 
 def create_tools_app() -> FastAPI:
