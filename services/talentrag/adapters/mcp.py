@@ -59,26 +59,35 @@ def render_search(response: SearchResponse, read_text: bool = False) -> str:
     shown = len(response.candidates)
     header = f"{shown} of {response.total} candidate{'' if response.total == 1 else 's'}"
     if response.total_qualifying < response.total:
-        header += f" ({response.total_qualifying} with every required skill)"
+        qualifying = response.total_qualifying or "none"
+        header += f" ({qualifying} with every required skill)"
     lines.insert(0, f"{header} for: {response.query}")
+    if response.message:
+        lines.insert(1, response.message)
+    preferred = bool(response.resolved_request and response.resolved_request.preferred_skills)
     for rank, c in enumerate(response.candidates, 1):
         years = f", {c.years_experience:g} years" if c.years_experience is not None else ""
         lines.append(
             f"{rank}. {c.name} ({c.candidate_id}, {c.experience_level or 'level unknown'}) "
             f"score {c.match_score:.2f}{years}"
         )
-        lines.append(
-            f"   required: {_names(c.matched_required_skills)}; "
-            f"preferred: {_names(c.matched_preferred_skills)}"
-        )
+        matched = f"   required: {_names(c.matched_required_skills)}"
+        if preferred:
+            matched += f"; preferred: {_names(c.matched_preferred_skills)}"
+        lines.append(matched)
         if c.partial_skills:
             partial = [f"{p.requested} ~ {p.stand_in} (partial)" for p in c.partial_skills]
             lines.append(f"   partial: {', '.join(partial)}")
-        if c.missing_skills or c.missing_preferred_skills:
-            lines.append(
-                f"   missing required: {_names(c.missing_skills)}; "
-                f"missing preferred: {_names(c.missing_preferred_skills)}"
+        missing = [
+            f"missing {kind}: {', '.join(names)}"
+            for kind, names in (
+                ("required", c.missing_skills),
+                ("preferred", c.missing_preferred_skills),
             )
+            if names
+        ]
+        if missing:
+            lines.append(f"   {'; '.join(missing)}")
         if c.duplicates:
             lines.append(f"   same person as: {', '.join(c.duplicates)} (not listed again)")
         lines += [

@@ -231,7 +231,7 @@ def render_markdown(result: dict[str, Any], *, read_text: bool = False) -> str:
     summary = f"showing {len(candidates)} of {_plural(total, 'candidate')}"
     qualifying = result.get("total_qualifying", total)
     if qualifying < total:
-        summary += f"; {qualifying} with every required skill, the rest lack one"
+        summary += f"; {qualifying or 'none'} with every required skill, the rest lack one"
     preferred = bool((result.get("resolved_request") or {}).get("preferred_skills"))
     columns = ["#", "Candidate", "Level", "Score", "Required matched"]
     columns += ["Preferred matched"] if preferred else []
@@ -239,6 +239,7 @@ def render_markdown(result: dict[str, Any], *, read_text: bool = False) -> str:
     lines = [
         f"**{result.get('query', 'Search')}** ({summary})",
         "",
+        *([result["message"], ""] if result.get("message") else []),
         *resolved,
         "| " + " | ".join(columns) + " |",
         "|" + "---|" * len(columns),
