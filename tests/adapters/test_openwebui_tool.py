@@ -64,10 +64,8 @@ async def test_search_renders_markdown_and_emits_status(tool_server: str):
     answer = await tools.search_candidates_by_skills(
         ["K8s"], ["Terraform"], "senior", None, __event_emitter__=emit
     )
-    assert (
-        "| # | Candidate | Level | Score | Required matched | Preferred matched | Missing |"
-        in answer
-    )
+    header = "| # | Candidate | Level | Score | Required matched | Preferred matched | Partial | "
+    assert header + "Missing required | Missing preferred |" in answer
     assert "Jane Doe (`jane-doe`)" in answer and "K8s" in answer and "> " in answer
     assert [e["data"]["done"] for e in events] == [False, True] and all(
         e["type"] == "status" for e in events
@@ -82,7 +80,7 @@ async def test_no_match_and_errors_are_readable(tool_server: str):
     assert (await tools.search_candidates_by_skills(["NonexistentSkill123"])).startswith(
         "No candidates found"
     )
-    assert "experience_level must be one of" in await tools.search_candidates_by_skills(
+    assert "'junior', 'mid' or 'senior'" in await tools.search_candidates_by_skills(
         ["Python"], experience_level="guru"
     )
     assert "422" in await tools.search_candidates_by_skills([])
@@ -142,19 +140,40 @@ def openwebui_spec_functions(tmp_path_factory) -> dict[str, Any]:
 
 def test_spec_through_openwebui_logic(openwebui_spec_functions: dict[str, Any]):
     specs = openwebui_spec_functions["get_tool_specs"](load_tool().Tools())
-    assert [s["name"] for s in specs] == ["search_candidates_by_skills"]
-    (spec,) = specs
-    assert spec["description"].startswith("Find candidates who have the required skills")
+    by_name = {s["name"]: s for s in specs}
+    assert set(by_name) == {"search_candidates_by_skills", "list_job_descriptions"}
+    spec = by_name["search_candidates_by_skills"]
+    assert spec["description"].startswith("Find candidates for a role")
     properties = spec["parameters"]["properties"]
-    assert set(properties) == {"required_skills", "preferred_skills", "experience_level", "top_k"}
-    assert spec["parameters"]["required"] == ["required_skills"]
-    assert (
-        properties["required_skills"]["type"] == "array"
-        and properties["required_skills"]["items"]["type"] == "string"
-    )
-    assert properties["top_k"]["type"] == "integer"
+    assert set(properties) == {
+        "required_skills",
+        "preferred_skills",
+        "experience_level",
+        "top_k",
+        "query",
+        "job_description_id",
+        "job_description_text",
+        "min_years",
+        "exclude_skills",
+        "cursor",
+        "blind",
+    }
+    assert spec["parameters"].get("required", []) == []  # skills, a query or a job description
+    assert properties["required_skills"] == properties["exclude_skills"] | {
+        "description": properties["required_skills"]["description"]
+    }
+    assert properties["required_skills"]["type"] == "array"
+    assert properties["required_skills"]["items"] == {"type": "string"}
+    types = {name: p["type"] for name, p in properties.items()}
+    assert types["top_k"] == "integer" and types["min_years"] == "number"
+    assert types["blind"] == "boolean" and types["query"] == types["cursor"] == "string"
     assert "K8s" in properties["required_skills"]["description"]
-    assert "junior" in properties["experience_level"]["description"]
+    assert "mid or senior" in properties["experience_level"]["description"]
+    assert "list_job_descriptions" in properties["job_description_id"]["description"]
+    assert "cursor" in properties["cursor"]["description"]
+    listing = by_name["list_job_descriptions"]
+    assert "job_description_id" in listing["description"]
+    assert listing["parameters"]["properties"] == {}
 
 
 def test_openapi_import_as_a_tool_server(openwebui_spec_functions: dict[str, Any], server: str):
@@ -165,9 +184,16 @@ def test_openapi_import_as_a_tool_server(openwebui_spec_functions: dict[str, Any
     )
     by_name = {t["name"]: t for t in tools}
     search = by_name["search_by_skills"]
-    assert {"required_skills", "preferred_skills", "experience_level", "top_k"} <= set(
-        search["parameters"]["properties"]
-    )
-    assert "required_skills" in search["parameters"]["required"]
+    assert {
+        "required_skills",
+        "preferred_skills",
+        "experience_level",
+        "top_k",
+        "query",
+        "job_description_id",
+        "cursor",
+    } <= set(search["parameters"]["properties"])
+    assert "required_skills" not in search["parameters"].get("required", [])
     assert {"get_candidate", "list_candidates", "upsert_candidate"} <= set(by_name)
+    assert {"list_documents", "get_document"} <= set(by_name)
     assert by_name["get_candidate"]["parameters"]["required"] == ["candidate_id"]
