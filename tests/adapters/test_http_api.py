@@ -214,6 +214,8 @@ def test_openapi_has_an_operation_id_summary_and_examples_everywhere(server: str
         "get_candidate",
         "delete_candidate",
         "list_candidates",
+        "list_documents",
+        "get_document",
     } <= ids
     schemas = spec["components"]["schemas"]
 
@@ -413,6 +415,8 @@ def test_the_tools_surface_is_read_only_and_keyed(keyed_server: str):
         ("POST", "/search"),
         ("GET", "/candidates/{candidate_id}"),
         ("GET", "/candidates"),
+        ("GET", "/documents"),
+        ("GET", "/documents/{document_id}"),
     }
     assert spec["components"]["securitySchemes"]
     for op in operations.values():
