@@ -510,13 +510,20 @@ def test_tool_file(openwebui, model, talentrag, tool_file):
     searches = len(talentrag.requests_seen("/v1/candidates/search"))
     chat = _run_chat(openwebui, model, [tool_file], "Who has Kubernetes and AWS, Terraform a plus?")
 
-    assert chat.offered == ["search_candidates_by_skills"]
-    (spec,) = chat.offered_specs
+    assert sorted(chat.offered) == ["list_job_descriptions", "search_candidates_by_skills"]
+    (spec,) = [s for s in chat.offered_specs if s["name"] == "search_candidates_by_skills"]
     assert set(spec["parameters"]["properties"]) == {
         "required_skills",
         "preferred_skills",
         "experience_level",
         "top_k",
+        "query",
+        "job_description_id",
+        "job_description_text",
+        "min_years",
+        "exclude_skills",
+        "cursor",
+        "blind",
     }
     _assert_talentrag_answered(chat)
     assert "| 1 | Jane Doe (`jane-doe`) | senior" in chat.tool_results[0]  # the Markdown table
@@ -532,12 +539,24 @@ def test_tool_file(openwebui, model, talentrag, tool_file):
 def test_openapi_tool_server(openwebui, model, talentrag, tool_servers):
     spec = tool_servers["talentrag-openapi"]  # verify returns the /tools/openapi.json it read
     operations = {op["operationId"] for path in spec["paths"].values() for op in path.values()}
-    assert operations == {"search_candidates", "get_candidate", "list_candidates"}
+    assert operations == {
+        "search_candidates",
+        "get_candidate",
+        "list_candidates",
+        "list_documents",
+        "get_document",
+    }
     searches = len(talentrag.requests_seen("/tools/search"))
 
     chat = _run_chat(openwebui, model, ["server:talentrag-openapi"], "Who has Kubernetes and AWS?")
 
-    assert sorted(chat.offered) == ["get_candidate", "list_candidates", "search_candidates"]
+    assert sorted(chat.offered) == [
+        "get_candidate",
+        "get_document",
+        "list_candidates",
+        "list_documents",
+        "search_candidates",
+    ]
     assert _write_tools(chat.offered) == []
     assert all("tenant" not in s["parameters"].get("properties", {}) for s in chat.offered_specs)
     _assert_talentrag_answered(chat)
@@ -549,7 +568,7 @@ def test_openapi_tool_server(openwebui, model, talentrag, tool_servers):
 def test_mcp_as_compose_configures_it(openwebui, model, talentrag, tool_servers):
     listed = [s["name"] for s in tool_servers["talentrag-mcp"]["specs"]]
     # the read-only key is not offered talentrag's write tool at all
-    assert sorted(listed) == ["get_candidate", "search_by_skills"]
+    assert sorted(listed) == ["get_candidate", "get_document", "list_documents", "search_by_skills"]
     calls = len(talentrag.requests_seen("/mcp"))
 
     chat = _run_chat(openwebui, model, ["server:mcp:talentrag-mcp"], "Who has Kubernetes and AWS?")
@@ -564,7 +583,8 @@ def test_mcp_as_compose_configures_it(openwebui, model, talentrag, tool_servers)
     # OpenWebUI 0.12.4 hands the model the text content and the structured result both
     results = json.loads(chat.tool_results[0])["results"]
     assert (
-        results[0].startswith("1 candidates for:") and "Jane Doe (jane-doe, senior)" in results[0]
+        results[0].startswith("1 of 1 candidate for:")
+        and "Jane Doe (jane-doe, senior)" in results[0]
     )
     assert results[1]["candidates"][0]["candidate_id"] == "jane-doe"
     seen = talentrag.requests_seen("/mcp")
@@ -581,6 +601,8 @@ def test_mcp_without_filter_list_offers_no_write_tool_to_a_read_key(
     )
     assert sorted(search.offered) == [
         "talentrag-mcp-all_get_candidate",
+        "talentrag-mcp-all_get_document",
+        "talentrag-mcp-all_list_documents",
         "talentrag-mcp-all_search_by_skills",
     ]
     assert _write_tools(search.offered) == []
