@@ -1,10 +1,9 @@
 """MCP server for recruiter assistants (official `mcp` SDK 2.x, MCPServer).
 
 Tools: search_by_skills, get_candidate, list_documents, get_document, ingest_cv. The
-same server runs over stdio
-(`talentrag mcp`) and Streamable HTTP at /mcp on the REST API's port. Thin: it
-parses arguments, calls the application layer, and turns talentrag's errors into
-one-sentence tool errors.
+same server runs over stdio (`talentrag mcp`) and Streamable HTTP at /mcp on the REST
+API's port. Thin: it parses arguments, calls the application layer, and turns
+talentrag's errors into one-sentence tool errors.
 """
 
 from __future__ import annotations
