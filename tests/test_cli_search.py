@@ -58,7 +58,7 @@ def test_free_text_query_shows_how_it_was_read(kb: Path):
 
 def test_job_description_by_id_and_from_a_file(kb: Path, tmp_path: Path):
     by_id = _search(kb, "--job-description-id", "jd-backend-python")
-    assert _qualifying(by_id) == ["sam-lee", "jane-doe"]
+    assert [c["candidate_id"] for c in by_id["candidates"]] == ["sam-lee", "jane-doe"]
     assert by_id["resolved_request"]["min_years"] == 3
 
     pasted = tmp_path / "data-scientist.txt"
@@ -84,9 +84,10 @@ def test_min_years_and_exclude(kb: Path):
 
 
 def test_table_shows_partial_and_missing_preferred_apart(kb: Path):
-    result = _run(
-        "search", "--required", "TypeScript", "--preferred", "Jest", data_dir=kb, env=WIDE
-    )
+    args = ("search", "--required", "TypeScript", "--preferred", "Jest")
+    strict = _run(*args, data_dir=kb, env=WIDE)
+    assert "lena-fischer" in strict.stdout and "priya-shah" not in strict.stdout
+    result = _run(*args, "--include-partial", data_dir=kb, env=WIDE)
     assert result.returncode == 0, result.stderr
     (line,) = [line for line in result.stdout.splitlines() if line.startswith("┃ #")]
     header = [cell.strip() for cell in line.split("┃")[1:-1]]
@@ -105,10 +106,11 @@ def test_table_shows_partial_and_missing_preferred_apart(kb: Path):
 
 
 def test_cursor_pages_through_the_rest(kb: Path):
-    first = _run("search", "--required", "JavaScript", "--top-k", "2", data_dir=kb, env=WIDE)
-    assert "2 of 3 candidates" in first.stdout
+    args = ("--required", "JavaScript", "--top-k", "2", "--include-partial")
+    first = _run("search", *args, data_dir=kb, env=WIDE)
+    assert "2 of 3 candidates (2 with every required skill matched)" in first.stdout
     (cursor,) = re.findall(r"--cursor (\S+)", first.stdout)
-    second = _search(kb, "--required", "JavaScript", "--top-k", "2", "--cursor", cursor)
+    second = _search(kb, *args, "--cursor", cursor)
     assert [c["candidate_id"] for c in second["candidates"]] == ["priya-shah"]
     assert second["next_cursor"] is None and second["total"] == 3
     forged = _run("search", "--required", "JavaScript", "--cursor", "forged", data_dir=kb)
@@ -116,7 +118,8 @@ def test_cursor_pages_through_the_rest(kb: Path):
 
 
 def test_blind(kb: Path):
-    result = _run("search", "--required", "TypeScript", "--blind", data_dir=kb, env=WIDE)
+    args = ("search", "--required", "TypeScript", "--include-partial", "--blind")
+    result = _run(*args, data_dir=kb, env=WIDE)
     assert result.returncode == 0, result.stderr
     assert "Candidate 1 (blind-" in result.stdout
     for identity in ("Priya", "Lena", "Tom Baker", "example.com", ".md", ".txt"):

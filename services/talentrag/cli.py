@@ -179,6 +179,13 @@ def _parser() -> argparse.ArgumentParser:
         help="leave out everyone holding any of these skills",
     )
     search.add_argument(
+        "--include-partial",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also list candidates for whom a related skill stands in for a required one "
+        "(default: no for --required, yes for --query or a job description)",
+    )
+    search.add_argument(
         "--top-k", type=int, default=5, help=f"candidates per page (1-{MAX_TOP_K}, default 5)"
     )
     search.add_argument(
@@ -506,6 +513,7 @@ def _search_request(args: argparse.Namespace) -> SearchRequest:
                 "query": args.query,
                 "job_description_id": args.job_description_id,
                 "job_description_text": text,
+                "include_partial": args.include_partial,
                 "top_k": args.top_k,
                 "cursor": args.cursor,
                 "blind": args.blind,
@@ -544,7 +552,7 @@ def _print_search(response: SearchResponse, read_text: bool) -> None:
         return
     shown = f"{len(response.candidates)} of {response.total} candidates"
     if response.total_qualifying < response.total:
-        shown += f" ({response.total_qualifying} with every required skill)"
+        shown += f" ({response.total_qualifying} with every required skill matched)"
     console.print(shown, highlight=False)
     headers = ["#", "candidate", "level", "score", "required", "preferred", "partial"]
     headers += ["missing required", "missing preferred"]

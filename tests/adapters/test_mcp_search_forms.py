@@ -51,6 +51,7 @@ async def test_the_tools_offer_the_new_arguments(recruiter_server: str):
             "exclude_skills",
             "cursor",
             "blind",
+            "include_partial",
         } <= set(properties)
         assert tools["search_by_skills"].input_schema.get("required", []) == []
 
@@ -77,7 +78,7 @@ async def test_job_description_by_id_found_through_list_documents(recruiter_serv
         assert document.structured_content["document_type"] == "job_description"
 
         answer, text = await _search(session, {"job_description_id": "jd-backend-python"})
-        assert _qualifying(answer) == ["sam-lee", "jane-doe"]
+        assert [c["candidate_id"] for c in answer["candidates"]] == ["sam-lee", "jane-doe"]
         assert "Read as: required Python, Django, Docker; preferred Kubernetes, Celery" in text
         assert "missing preferred: Celery" in text  # Jane's
 
@@ -124,9 +125,10 @@ async def test_levels_years_and_exclusions(recruiter_server: str):
 
 async def test_partial_and_missing_preferred_read_as_such(recruiter_server: str):
     async with _session(recruiter_server) as session:
-        answer, text = await _search(
-            session, {"required_skills": ["TypeScript"], "preferred_skills": ["Jest"]}
-        )
+        arguments = {"required_skills": ["TypeScript"], "preferred_skills": ["Jest"]}
+        strict, _ = await _search(session, arguments)
+        assert "priya-shah" not in str(strict)
+        answer, text = await _search(session, arguments | {"include_partial": True})
         priya = next(c for c in answer["candidates"] if c["candidate_id"] == "priya-shah")
         assert priya["matched_required_skills"] == []
         assert [p["stand_in"] for p in priya["partial_skills"]] == ["Angular"]
@@ -138,9 +140,9 @@ async def test_partial_and_missing_preferred_read_as_such(recruiter_server: str)
 
 async def test_cursor_pages_and_the_text_gives_the_cursor(recruiter_server: str):
     async with _session(recruiter_server) as session:
-        arguments = {"required_skills": ["JavaScript"], "top_k": 2}
+        arguments = {"required_skills": ["JavaScript"], "top_k": 2, "include_partial": True}
         first, text = await _search(session, arguments)
-        assert first["total"] == 3 and text.startswith("2 of 3 candidates")
+        assert text.startswith("2 of 3 candidates (2 with every required skill matched)")
         (cursor,) = re.findall(r'cursor "([^"]+)"', text)
         assert cursor == first["next_cursor"]
         second, text = await _search(session, arguments | {"cursor": cursor})
@@ -152,7 +154,9 @@ async def test_cursor_pages_and_the_text_gives_the_cursor(recruiter_server: str)
 
 async def test_blind(recruiter_server: str):
     async with _session(recruiter_server) as session:
-        answer, text = await _search(session, {"required_skills": ["TypeScript"], "blind": True})
+        answer, text = await _search(
+            session, {"required_skills": ["TypeScript"], "include_partial": True, "blind": True}
+        )
         assert [c["name"] for c in answer["candidates"]] == [
             "Candidate 1",
             "Candidate 2",

@@ -157,6 +157,7 @@ def test_spec_through_openwebui_logic(openwebui_spec_functions: dict[str, Any]):
         "exclude_skills",
         "cursor",
         "blind",
+        "include_partial",
     }
     assert spec["parameters"].get("required", []) == []  # skills, a query or a job description
     assert properties["required_skills"] == properties["exclude_skills"] | {

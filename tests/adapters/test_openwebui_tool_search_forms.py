@@ -44,7 +44,7 @@ async def test_free_text_query(recruiter_server: str):
     jane = rows["jane-doe"]
     assert jane["Required matched"] == "Python, Kubernetes" and jane["Missing required"] == "-"
     assert jane["Preferred matched"] == "Terraform"
-    assert "with every required skill" in answer.splitlines()[0]  # Omar lacks Kubernetes
+    assert "(showing 1 of 1 candidate)" in answer.splitlines()[0]
 
 
 async def test_job_descriptions_are_listed_then_searched_by_id(recruiter_server: str):
@@ -58,7 +58,7 @@ async def test_job_descriptions_are_listed_then_searched_by_id(recruiter_server:
     assert "required **Python, Django, Docker**; preferred Kubernetes, Celery" in answer
     assert "at least 3 years" in answer
     rows = _rows(answer)
-    assert list(rows)[:2] == ["sam-lee", "jane-doe"]
+    assert list(rows) == ["sam-lee", "jane-doe"]
     assert rows["jane-doe"]["Missing preferred"] == "Celery"
     assert rows["sam-lee"]["Missing preferred"] == "-"
 
@@ -98,7 +98,11 @@ async def test_levels_years_and_exclusions(recruiter_server: str):
 
 
 async def test_partial_column_names_the_stand_in(recruiter_server: str):
-    answer = await _tools(recruiter_server).search_candidates_by_skills(["TypeScript"], ["Jest"])
+    tools = _tools(recruiter_server)
+    strict = await tools.search_candidates_by_skills(["TypeScript"], ["Jest"])
+    assert list(_rows(strict)) == ["lena-fischer", "tom-baker"]
+    answer = await tools.search_candidates_by_skills(["TypeScript"], ["Jest"], include_partial=True)
+    assert "showing 3 of 3 candidates; 2 with every required skill matched" in answer
     rows = _rows(answer)
     priya = rows["priya-shah"]
     assert priya["Partial"] == "TypeScript ~ Angular"
@@ -109,24 +113,29 @@ async def test_partial_column_names_the_stand_in(recruiter_server: str):
 
 async def test_cursor_shows_the_rest(recruiter_server: str):
     tools = _tools(recruiter_server)
-    first = await tools.search_candidates_by_skills(["JavaScript"], top_k=2)
+    arguments = {"top_k": 2, "include_partial": True}
+    first = await tools.search_candidates_by_skills(["JavaScript"], **arguments)
     assert "showing 2 of 3 candidates" in first.splitlines()[0]
     (cursor,) = re.findall(r"cursor `([^`]+)`", first)
-    second = await tools.search_candidates_by_skills(["JavaScript"], top_k=2, cursor=cursor)
+    second = await tools.search_candidates_by_skills(["JavaScript"], **arguments, cursor=cursor)
     assert list(_rows(second)) == ["priya-shah"] and "cursor `" not in second
     assert sorted([*_rows(first), *_rows(second)]) == ["lena-fischer", "priya-shah", "tom-baker"]
-    forged = await tools.search_candidates_by_skills(["JavaScript"], top_k=2, cursor="forged")
+    forged = await tools.search_candidates_by_skills(["JavaScript"], **arguments, cursor="forged")
     assert forged.startswith("talentrag could not search: 400") and "cursor" in forged
 
 
 async def test_blind_by_argument_and_by_valve(recruiter_server: str):
     tools = _tools(recruiter_server)
-    answer = await tools.search_candidates_by_skills(["TypeScript"], blind=True)
+    answer = await tools.search_candidates_by_skills(
+        ["TypeScript"], include_partial=True, blind=True
+    )
     assert "Candidate 1 (`blind-" in answer
     for identity in ("Priya", "Lena", "Tom Baker", ".md", ".txt"):
         assert identity not in answer, identity
     tools.valves.always_blind = True  # an admin's fair-screening policy: the model cannot lift it
-    forced = await tools.search_candidates_by_skills(["TypeScript"], blind=False)
+    forced = await tools.search_candidates_by_skills(
+        ["TypeScript"], include_partial=True, blind=False
+    )
     assert "Candidate 1 (`blind-" in forced and "Lena" not in forced
 
 

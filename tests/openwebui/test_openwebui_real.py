@@ -524,6 +524,7 @@ def test_tool_file(openwebui, model, talentrag, tool_file):
         "exclude_skills",
         "cursor",
         "blind",
+        "include_partial",
     }
     _assert_talentrag_answered(chat)
     assert "| 1 | Jane Doe (`jane-doe`) | senior" in chat.tool_results[0]  # the Markdown table

@@ -59,7 +59,7 @@ def render_search(response: SearchResponse, read_text: bool = False) -> str:
     header = f"{shown} of {response.total} candidate{'' if response.total == 1 else 's'}"
     if response.total_qualifying < response.total:
         qualifying = response.total_qualifying or "none"
-        header += f" ({qualifying} with every required skill)"
+        header += f" ({qualifying} with every required skill matched)"
     lines.insert(0, f"{header} for: {response.query}")
     if response.message:
         lines.insert(1, response.message)
@@ -240,6 +240,14 @@ def build_mcp_server(service_of: Callable[[], TalentService]) -> MCPServer:
         job_description_text: Annotated[
             str | None, Field(description="Search for a pasted job description's requirements.")
         ] = None,
+        include_partial: Annotated[
+            bool | None,
+            Field(
+                description="true: also list, after those with every required skill, "
+                "candidates for whom a related skill stands in (shown as partial). Omit: "
+                "no for skills, yes for a query or job description."
+            ),
+        ] = None,
         top_k: Annotated[
             int, Field(description=f"Candidates per page (1-{MAX_TOP_K}, default 5).")
         ] = 5,
@@ -266,6 +274,7 @@ def build_mcp_server(service_of: Callable[[], TalentService]) -> MCPServer:
                 "query": query,
                 "job_description_id": job_description_id,
                 "job_description_text": job_description_text,
+                "include_partial": include_partial,
                 "top_k": top_k,
                 "cursor": cursor,
                 "blind": blind,

@@ -56,6 +56,7 @@ class Tools:
         job_description_text: str | None = None,
         min_years: float | None = None,
         exclude_skills: list[str] | None = None,
+        include_partial: bool | None = None,
         cursor: str | None = None,
         blind: bool | None = None,
         __event_emitter__: Emitter | None = None,
@@ -73,6 +74,7 @@ class Tools:
         :param job_description_text: A job description pasted by the user, to find candidates for.
         :param min_years: Only candidates with at least this many years of experience, e.g. 5.
         :param exclude_skills: Leave out everyone who has any of these skills, e.g. ["PHP"].
+        :param include_partial: true to also list candidates who lack a required skill but have a related one (shown in the Partial column). Leave empty for the default (no for skills, yes for query or a job description).
         :param cursor: To see more candidates of the same search: the cursor given at the end of the previous answer, with the same other arguments.
         :param blind: true to hide names, contact details and file names (fair screening). Leave empty for the default.
         """
@@ -86,6 +88,7 @@ class Tools:
             "query": query or None,
             "job_description_id": job_description_id or None,
             "job_description_text": job_description_text or None,
+            "include_partial": include_partial,
             "cursor": cursor or None,
             "blind": True if self.valves.always_blind else blind,
             "top_k": top_k or self.valves.default_top_k,
@@ -231,7 +234,7 @@ def render_markdown(result: dict[str, Any], *, read_text: bool = False) -> str:
     summary = f"showing {len(candidates)} of {_plural(total, 'candidate')}"
     qualifying = result.get("total_qualifying", total)
     if qualifying < total:
-        summary += f"; {qualifying or 'none'} with every required skill, the rest lack one"
+        summary += f"; {qualifying or 'none'} with every required skill matched"
     preferred = bool((result.get("resolved_request") or {}).get("preferred_skills"))
     columns = ["#", "Candidate", "Level", "Score", "Required matched"]
     columns += ["Preferred matched"] if preferred else []

@@ -155,7 +155,9 @@ SEARCH_DESCRIPTION = (
     "`exclude_skills` (nobody holding them is returned). Each candidate's requested skills "
     "are matched (the skill, an alias, a skill implying it), partial (only a related skill "
     "stands in: `partial_skills` names it) or missing (`missing_skills` required, "
-    "`missing_preferred_skills`), with the CV passages that prove them. `total` counts the "
+    "`missing_preferred_skills`), with the CV passages that prove them; candidates with a "
+    "stand-in for a required skill are listed after the full matches with "
+    "`include_partial` (the default for text, not for skills). `total` counts the "
     "candidates over all pages; pass `next_cursor` as `cursor` with the same request for "
     "the next page. `blind: true` withholds names, contact details and source files."
 )
@@ -193,6 +195,10 @@ SEARCH_EXAMPLES: dict[str, Any] = {
             "top_k": 5,
             "cursor": "eyJvZmZzZXQiOjUsInNlYXJjaCI6IjNmMmE5YzAxZDRlNWI2YTcifQ",
         },
+    },
+    "include_partial": {
+        "summary": "Full matches, then those for whom a related skill stands in",
+        "value": {"required_skills": ["TypeScript"], "include_partial": True},
     },
     "blind": {
         "summary": "Blind screening",
