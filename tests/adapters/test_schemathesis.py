@@ -34,7 +34,12 @@ KEY = "schemathesis-writer-0123456789abcdef"
 AUTH = {"Authorization": f"Bearer {KEY}"}
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "corpus"
 # Stored under the ids the documents give as examples, so those examples meet real records.
-SEEDED = {"cv-00042": "jane-doe.md", "cv-00001": "tom-baker.txt", "jane-doe": "maria-santos.txt"}
+SEEDED = {
+    "cv-00042": ("jane-doe.md", "cv"),
+    "cv-00001": ("tom-baker.txt", "cv"),
+    "jane-doe": ("maria-santos.txt", "cv"),
+    "jd-platform-engineer": ("jd-platform-engineer.md", "job_description"),
+}
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
@@ -67,6 +72,7 @@ MUST_SUCCEED = {
     "upload_document",
     "get_candidate",
     "list_candidates",
+    "list_documents",
     "search_by_skills",
     "search_candidates",
 }
@@ -78,10 +84,10 @@ def fuzzed_server(tmp_path_factory) -> Iterator[str]:
     directory = tmp_path_factory.mktemp("schemathesis")
     log = directory / "server.log"
     with running_server(directory / "kb", {"TALENTRAG_API_KEYS": keys}, log) as url:
-        for candidate_id, name in SEEDED.items():
-            text = (FIXTURES / name).read_text()
+        for document_id, (name, kind) in SEEDED.items():
+            body = {"text": (FIXTURES / name).read_text(), "document_type": kind}
             response = httpx.put(
-                f"{url}/v1/candidates/{candidate_id}", json={"text": text}, headers=AUTH, timeout=60
+                f"{url}/v1/candidates/{document_id}", json=body, headers=AUTH, timeout=60
             )
             assert response.status_code == 201, response.text
         yield url
