@@ -47,6 +47,8 @@ def _levels(value: object) -> object:
         return value
     cleaned = [p.strip().lower() if isinstance(p, str) else p for p in parts]
     levels = [p for p in cleaned if p != ""]
+    if not all(isinstance(p, str) for p in levels):
+        return value  # pydantic reports the wrong item type
     return list(dict.fromkeys(levels)) or None
 
 
