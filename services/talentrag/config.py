@@ -52,6 +52,12 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="TALENTRAG_", env_file=".env", extra="ignore")
 
     data_dir: Path = Field(Path("talentrag-data"), description="Where stores live.")
+    database_url: str | None = Field(
+        None,
+        description="postgresql://user:password@host:port/database: keeps the candidate "
+        "store (documents, skills, full-text index, ingest jobs) in PostgreSQL instead of "
+        "SQLite in the data directory; later LightRAG's storages too. Unset: embedded SQLite.",
+    )
     tenant: str = Field("default", description="Tenant (LightRAG workspace) used by the CLI.")
     blind_tenants: list[str] = Field(
         default_factory=list,

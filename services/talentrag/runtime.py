@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import cast
 
 from talentrag.config import Settings
 from talentrag.embeddings import Embedder, build_embedder
@@ -25,7 +26,7 @@ from talentrag.ingestion.workers import AnalysisPool
 from talentrag.ingestion.writer_lock import WriterLock
 from talentrag.search.engine import SearchService
 from talentrag.store import CandidateStore, SQLiteCandidateStore
-from talentrag.store.jobs import SQLiteJobStore
+from talentrag.store.jobs import JobStore, SQLiteJobStore
 from talentrag.vocabulary import SkillNormalizer, Vocabulary, load_vocabulary
 
 WRITE_LOCK_FILE = ".write.lock"
@@ -82,6 +83,31 @@ def lightrag_storages(settings: Settings) -> dict[str, str]:
     }
 
 
+def candidate_store(settings: Settings) -> CandidateStore:
+    """PostgreSQL when ``database_url`` is set, else SQLite in the data directory.
+
+    The PostgreSQL module (and asyncpg) is imported only then: the embedded default
+    does not pay for it at start-up.
+    """
+    if settings.database_url:
+        from talentrag.store.postgres import PostgresCandidateStore
+
+        return PostgresCandidateStore(settings.database_url)
+    return SQLiteCandidateStore(settings.data_dir / "candidates.sqlite3")
+
+
+def job_store(store: CandidateStore) -> JobStore:
+    """The ingest-job store beside ``store``, in the same database (an opened store)."""
+    if isinstance(store, SQLiteCandidateStore):
+        return SQLiteJobStore(store.db)
+    from talentrag.store.pg_jobs import PostgresJobStore
+    from talentrag.store.postgres import PostgresCandidateStore
+
+    if isinstance(store, PostgresCandidateStore):
+        return PostgresJobStore(store.pool)
+    raise ConfigurationError(f"no ingest-job store for {type(store).__name__}")
+
+
 def _search_gateway(settings: Settings, embedded: EmbeddedLightRAG) -> KnowledgeGraphGateway:
     """Search goes to the LightRAG Server in remote mode; ingestion always writes the storage."""
     if settings.lightrag_mode == "embedded":
@@ -105,7 +131,7 @@ async def open_knowledge_base(
     vocabulary = load_vocabulary(settings.vocabulary_path)
     embedder = embedder or build_embedder(settings)
     check_manifest(data_dir, embedder)
-    store = SQLiteCandidateStore(data_dir / "candidates.sqlite3")
+    store = candidate_store(settings)
     graph = EmbeddedLightRAG(
         data_dir / "lightrag",
         embedder,
@@ -126,9 +152,10 @@ async def open_knowledge_base(
             as_of=as_of,
             max_document_bytes=settings.max_upload_bytes,
         )
-        job_store = SQLiteJobStore(store.db)
-        await job_store.create_schema()
-        jobs = IngestJobs(job_store, ingestor, settings.max_upload_bytes)
+        jobs_kept = job_store(store)
+        await jobs_kept.create_schema()
+        # IngestJobs still names the SQLite class; it uses only JobStore's methods.
+        jobs = IngestJobs(cast(SQLiteJobStore, jobs_kept), ingestor, settings.max_upload_bytes)
         normalizer = SkillNormalizer(vocabulary, embedder, cache_dir=data_dir / "cache")
         gateway = _search_gateway(settings, graph)
         search = SearchService(

@@ -1,4 +1,5 @@
-"""The SQLite candidate store on its own: two-phase writes, profiles, old schemas."""
+"""The SQLite store alone: stores made by earlier releases open, and readers never wait
+for an open write (the backend-neutral behaviour is in test_contract.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from talentrag.domain import DocumentRecord, DocumentType, Evidence, HeldSkill, MatchKind
-from talentrag.store import RowStatus, SQLiteCandidateStore
+from talentrag.store import SQLiteCandidateStore
 
 
 def _record(cid: str, document_type: DocumentType = DocumentType.CV) -> DocumentRecord:
@@ -34,24 +35,6 @@ def _record(cid: str, document_type: DocumentType = DocumentType.CV) -> Document
     )
 
 
-async def test_pending_rows_are_invisible_until_finished(tmp_path: Path):
-    store = SQLiteCandidateStore(tmp_path / "db.sqlite3")
-    await store.open()
-    await store.stage(
-        "t", [(_record("a"), "text a"), (_record("jd", DocumentType.JOB_DESCRIPTION), "jd text")]
-    )
-    assert await store.get("t", "a") is None and await store.profiles("t", ["a"]) == {}
-    assert [w.status for w in await store.unfinished("t")] == [RowStatus.PENDING, RowStatus.PENDING]
-    await store.finish("t", ["a", "jd"])
-    profile = (await store.profiles("t", ["a", "jd"]))["a"]
-    assert profile.level == "mid" and profile.skills["Python"].mentions == 3
-    assert set(await store.profiles("t", ["a", "jd"])) == {
-        "a"
-    }  # job descriptions are never candidates
-    assert await store.get("other-tenant", "a") is None
-    await store.close()
-
-
 async def test_a_store_from_before_the_mentions_column_opens(tmp_path: Path):
     path = tmp_path / "db.sqlite3"
     with sqlite3.connect(path) as db:
@@ -64,61 +47,6 @@ async def test_a_store_from_before_the_mentions_column_opens(tmp_path: Path):
     await store.stage("t", [(_record("a"), "text")])
     await store.finish("t", ["a"])
     assert (await store.profiles("t", ["a"]))["a"].skills["Python"].mentions == 3
-    await store.close()
-
-
-async def test_profiles_restricted_to_skills_keep_every_active_candidate(tmp_path: Path):
-    store = SQLiteCandidateStore(tmp_path / "db.sqlite3")
-    await store.open()
-    go = _record("b").model_copy(update={"skills": []})
-    await store.stage("t", [(_record("a"), "a"), (go, "b"), (_record("pending"), "p")])
-    await store.finish("t", ["a", "b"])
-    ids = ["a", "b", "pending", "missing"]
-    assert (await store.profiles("t", ids, {"Rust"})).keys() == {"a", "b"}
-    scoped = await store.profiles("t", ids, {"Python", "Rust"})
-    assert scoped["a"].skills.keys() == {"Python"} and scoped["b"].skills == {}
-    assert scoped["a"] == (await store.profiles("t", ["a"]))["a"]
-    assert (await store.profiles("t", ["b"], {"Python"}))["b"].skills == {}
-    await store.close()
-
-
-async def test_analysis_stamps_and_given_names_follow_the_version_they_belong_to(tmp_path: Path):
-    store = SQLiteCandidateStore(tmp_path / "db.sqlite3")
-    await store.open()
-    await store.stage("t", [(_record("a"), "v1")], analysis="old", given_names={"a": "Ada (ATS)"})
-    await store.finish("t", ["a"])
-    assert (await store.versions("t", ["a"]))["a"].analysis == "old"
-
-    # a replacement that fails is abandoned: the old stamp and given name come back with it
-    await store.stage("t", [(_record("a"), "v2")], analysis="new")
-    assert (await store.versions("t", ["a"]))["a"].analysis == "new"
-    await store.abandon("t", ["a"])
-    assert (await store.versions("t", ["a"]))["a"].analysis == "old"
-    (stale,) = await store.stale_documents("t", "new", limit=10)
-    assert (stale.record.id, stale.text, stale.given_name) == ("a", "v1", "Ada (ATS)")
-
-    await store.stage("t", [(_record("a"), "v2")], analysis="new", given_names={"a": "Ada"})
-    await store.finish("t", ["a"])
-    assert await store.stale_documents("t", "new", limit=10) == []
-    assert await store.stale_counts("new") == {}
-    await store.close()
-
-
-async def test_stale_documents_page_by_id_and_count_per_tenant(tmp_path: Path):
-    store = SQLiteCandidateStore(tmp_path / "db.sqlite3")
-    await store.open()
-    ids = ["e", "b", "d", "a", "c"]
-    await store.stage("t", [(_record(i), i) for i in ids], analysis="old")
-    await store.stage("t", [(_record("f"), "f")], analysis="new")
-    await store.stage("u", [(_record("a"), "a")])  # no stamp at all: stale too
-    await store.finish("t", [*ids, "f"])
-    await store.finish("u", ["a"])
-    await store.stage("t", [(_record("g"), "g")], analysis="old")  # pending: not counted yet
-
-    assert await store.stale_counts("new") == {"t": 5, "u": 1}
-    first = await store.stale_documents("t", "new", limit=2)
-    rest = await store.stale_documents("t", "new", limit=10, after_id=first[-1].record.id)
-    assert [s.record.id for s in first + rest] == ["a", "b", "c", "d", "e"]
     await store.close()
 
 
@@ -141,6 +69,39 @@ async def test_a_store_from_before_analysis_stamps_is_stale_and_keeps_given_name
     # a text sent by a caller may carry its name: kept; a file's name came from its text
     assert stale == {"read": None, "sent": "sent"}
     await store.close()
+
+
+async def test_a_store_from_before_signatures_opens_and_has_no_groups(tmp_path: Path):
+    path = tmp_path / "db.sqlite3"
+    with sqlite3.connect(path) as db:  # the documents table as it was before late columns
+        db.execute(
+            """CREATE TABLE documents (tenant TEXT NOT NULL, id TEXT NOT NULL,
+               document_type TEXT NOT NULL, name TEXT NOT NULL, source_file TEXT NOT NULL,
+               content_hash TEXT NOT NULL, level TEXT, years REAL, status TEXT NOT NULL,
+               stale_chunk_ids TEXT NOT NULL DEFAULT '[]', record TEXT NOT NULL,
+               text TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+               PRIMARY KEY (tenant, id))"""
+        )
+        db.execute(
+            "INSERT INTO documents VALUES ('t','old','cv','Old','old.txt','h',NULL,NULL,"
+            "'active','[]',?,'old text','2025-01-01T00:00:00+00:00','2025-01-01T00:00:00+00:00')",
+            [_record("old").model_copy(update={"name": "Old"}).model_dump_json()],
+        )
+    store = SQLiteCandidateStore(path)
+    await store.open()
+    try:
+        assert (await store.get("t", "old")).name == "Old"
+        assert await store.duplicate_signatures("t") == []
+        assert (
+            await store.duplicate_groups("t") == []
+            and await store.duplicates_of("t", ["old"]) == {}
+        )
+        assert set(await store.texts_containing("t", "old text", 10)) == {"old"}  # indexed now
+        await store.stage("t", [(_record("new"), "new")], signatures={"new": b"n"})
+        await store.finish("t", ["new"], {"new": "old", "old": "old"})
+        assert await store.duplicate_groups("t") == [["old", "new"]]
+    finally:
+        await store.close()
 
 
 async def test_searches_read_the_last_commit_without_waiting_for_an_open_write(tmp_path: Path):

@@ -8,6 +8,7 @@ it is processed, so a server killed mid-job resumes where it stopped.
 from __future__ import annotations
 
 import uuid
+from abc import ABC, abstractmethod
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -115,7 +116,61 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class SQLiteJobStore:
+def new_job_id() -> str:
+    """A job id that no other job of any process will take."""
+    return f"job-{uuid.uuid4().hex[:16]}"
+
+
+class JobStore(ABC):
+    """Where jobs are kept: beside the candidate store, in the same database."""
+
+    @abstractmethod
+    async def create_schema(self) -> None:
+        """Make the tables ready (create them, or check they were migrated)."""
+
+    @abstractmethod
+    async def create(
+        self,
+        tenant: str,
+        items: list[JobItem],
+        document_type: DocumentType,
+        *,
+        replace: bool = False,
+        status: JobStatus = JobStatus.QUEUED,
+    ) -> str:
+        """Record a job and its items in one transaction; returns its id."""
+
+    @abstractmethod
+    async def get(self, tenant: str, job_id: str) -> IngestJob | None:
+        """A job with its items' outcomes (payloads are not read)."""
+
+    @abstractmethod
+    async def queued(self) -> list[tuple[str, str]]:
+        """(tenant, id) of the queued jobs, oldest first."""
+
+    @abstractmethod
+    async def set_status(self, tenant: str, job_id: str, status: JobStatus) -> None:
+        """Move a job to ``status``."""
+
+    @abstractmethod
+    async def waiting_items(
+        self, tenant: str, job_id: str, limit: int
+    ) -> list[tuple[int, JobItem]]:
+        """The next items without an outcome, in order, with their payloads."""
+
+    @abstractmethod
+    async def record(
+        self, tenant: str, job_id: str, outcomes: list[tuple[int, str, str | None, str | None]]
+    ) -> None:
+        """Store (seq, outcome, document id, reason) per item and drop its payload."""
+
+    @abstractmethod
+    async def resume_after_restart(self) -> None:
+        """Jobs left running by a stopped process: uploads are queued again, CLI runs
+        interrupted."""
+
+
+class SQLiteJobStore(JobStore):
     """Jobs in the candidate store's SQLite database (same connection)."""
 
     def __init__(self, db: aiosqlite.Connection):
@@ -136,7 +191,7 @@ class SQLiteJobStore:
         status: JobStatus = JobStatus.QUEUED,
     ) -> str:
         """Record a job and its items in one transaction; returns its id."""
-        job_id = f"job-{uuid.uuid4().hex[:16]}"
+        job_id = new_job_id()
         now = _now()
         await self.db.execute(
             "INSERT INTO ingest_jobs VALUES (?,?,?,?,?,?,?,?)",

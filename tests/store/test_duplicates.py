@@ -1,16 +1,11 @@
-"""Duplicate groups in the SQLite store: set with a write, read by searches, old stores open."""
+"""Duplicate groups in every store (both backends): set with a write, read by searches."""
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
 
 from talentrag.domain import DocumentRecord, DocumentType
-from talentrag.store import RowStatus, SQLiteCandidateStore
+from talentrag.store import CandidateStore, RowStatus
 
 
 def _record(cid: str, document_type: DocumentType = DocumentType.CV) -> DocumentRecord:
@@ -23,16 +18,8 @@ def _record(cid: str, document_type: DocumentType = DocumentType.CV) -> Document
     )
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SQLiteCandidateStore]:
-    opened = SQLiteCandidateStore(tmp_path / "db.sqlite3")
-    await opened.open()
-    yield opened
-    await opened.close()
-
-
 async def _write(
-    store: SQLiteCandidateStore,
+    store: CandidateStore,
     ids: list[str],
     groups: dict[str, str | None] | None = None,
     tenant: str = "t",
@@ -44,7 +31,7 @@ async def _write(
 
 
 async def test_groups_are_listed_earliest_first_and_each_id_sees_the_others(
-    store: SQLiteCandidateStore,
+    store: CandidateStore,
 ):
     await _write(store, ["b", "solo"])
     await asyncio.sleep(1.1)  # created_at has second resolution
@@ -60,7 +47,7 @@ async def test_groups_are_listed_earliest_first_and_each_id_sees_the_others(
     assert (await store.summary("t")).duplicates == 2
 
 
-async def test_a_member_being_rewritten_or_deleted_is_not_shown(store: SQLiteCandidateStore):
+async def test_a_member_being_rewritten_or_deleted_is_not_shown(store: CandidateStore):
     await _write(store, ["a", "b"], {"a": "a", "b": "a"})
     await store.stage("t", [(_record("b"), "new text")])  # pending: invisible to readers
     assert await store.duplicate_groups("t") == []  # a group of one is no group
@@ -75,7 +62,7 @@ async def test_a_member_being_rewritten_or_deleted_is_not_shown(store: SQLiteCan
 
 
 async def test_a_failed_write_restores_the_signature_and_changes_no_group(
-    store: SQLiteCandidateStore,
+    store: CandidateStore,
 ):
     await _write(store, ["a", "b"], {"a": "a", "b": "a"})
     (staged,) = await store.stage("t", [(_record("b"), "other")], signatures={"b": b"new"})
@@ -88,7 +75,7 @@ async def test_a_failed_write_restores_the_signature_and_changes_no_group(
     assert signatures == {"a": (b"a", "a"), "b": (b"b", "a")}
 
 
-async def test_a_staged_record_keeps_the_time_it_was_first_stored(store: SQLiteCandidateStore):
+async def test_a_staged_record_keeps_the_time_it_was_first_stored(store: CandidateStore):
     await _write(store, ["a"])
     first = await store.get("t", "a")
     await asyncio.sleep(1.1)
@@ -98,7 +85,7 @@ async def test_a_staged_record_keeps_the_time_it_was_first_stored(store: SQLiteC
     assert new.record.created_at is not None and new.record.created_at > first.created_at
 
 
-async def test_restamp_signs_records_and_sets_groups_in_one_go(store: SQLiteCandidateStore):
+async def test_restamp_signs_records_and_sets_groups_in_one_go(store: CandidateStore):
     await store.stage("t", [(_record("a"), "a"), (_record("b"), "b")])  # stored unsigned
     await store.finish("t", ["a", "b"])
     assert await store.duplicate_signatures("t") == []
@@ -108,41 +95,10 @@ async def test_restamp_signs_records_and_sets_groups_in_one_go(store: SQLiteCand
     assert (signed.id, signed.signature, signed.group) == ("a", b"sa", "a")
 
 
-async def test_job_descriptions_are_never_in_a_group(store: SQLiteCandidateStore):
+async def test_job_descriptions_are_never_in_a_group(store: CandidateStore):
     await store.stage(
         "t", [(_record("cv"), "x"), (_record("jd", DocumentType.JOB_DESCRIPTION), "x")]
     )
     await store.finish("t", ["cv", "jd"], {"cv": "cv", "jd": "cv"})
     assert await store.duplicate_groups("t") == []
     assert await store.duplicates_of("t", ["cv"]) == {}
-
-
-async def test_a_store_from_before_signatures_opens_and_has_no_groups(tmp_path: Path):
-    path = tmp_path / "db.sqlite3"
-    with sqlite3.connect(path) as db:  # the documents table as it was before late columns
-        db.execute(
-            """CREATE TABLE documents (tenant TEXT NOT NULL, id TEXT NOT NULL,
-               document_type TEXT NOT NULL, name TEXT NOT NULL, source_file TEXT NOT NULL,
-               content_hash TEXT NOT NULL, level TEXT, years REAL, status TEXT NOT NULL,
-               stale_chunk_ids TEXT NOT NULL DEFAULT '[]', record TEXT NOT NULL,
-               text TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
-               PRIMARY KEY (tenant, id))"""
-        )
-        db.execute(
-            "INSERT INTO documents VALUES ('t','old','cv','Old','old.txt','h',NULL,NULL,"
-            "'active','[]',?,'old text','2025-01-01T00:00:00+00:00','2025-01-01T00:00:00+00:00')",
-            [_record("old").model_dump_json()],
-        )
-    store = SQLiteCandidateStore(path)
-    await store.open()
-    try:
-        assert (await store.get("t", "old")).name == "Old"
-        assert await store.duplicate_signatures("t") == []
-        assert (
-            await store.duplicate_groups("t") == []
-            and await store.duplicates_of("t", ["old"]) == {}
-        )
-        await _write(store, ["new"], {"new": "old", "old": "old"})
-        assert await store.duplicate_groups("t") == [["old", "new"]]
-    finally:
-        await store.close()
