@@ -9,6 +9,7 @@ import asyncpg
 import pytest
 
 from talentrag.domain import DocumentRecord, Evidence, HeldSkill, MatchKind
+from talentrag.errors import ConfigurationError
 from talentrag.store.pg_schema import MigrationError, apply_migrations, load_migrations
 from talentrag.store.postgres import PostgresCandidateStore
 
@@ -153,3 +154,13 @@ async def test_a_huge_text_is_stored_and_its_words_found(postgres_url: str):
         assert set(await store.texts_containing("t", "kubernetes operator", 5)) == {"big"}
     finally:
         await store.close()
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["postgresql://ada:s3cret@127.0.0.1:1/talentrag", "postgresql://ada:s3cret@db:port/x", "db"],
+)
+async def test_an_unreachable_database_is_a_configuration_error_without_the_password(url: str):
+    with pytest.raises(ConfigurationError, match="cannot connect to the PostgreSQL store") as error:
+        await PostgresCandidateStore(url).open()
+    assert "s3cret" not in str(error.value)

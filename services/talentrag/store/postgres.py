@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
+from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
@@ -25,6 +26,7 @@ from talentrag.domain import (
     SkillHolding,
     SkillStrength,
 )
+from talentrag.errors import ConfigurationError
 from talentrag.store.base import (
     CandidateStore,
     RowStatus,
@@ -119,6 +121,15 @@ def _record(row: asyncpg.Record) -> DocumentRecord:
     )
 
 
+def redacted(url: str) -> str:
+    """``url`` without its password, fit for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 def _now() -> datetime:
     """Whole seconds, as the SQLite store keeps them: the two order equal times alike."""
     return datetime.now(UTC).replace(microsecond=0)
@@ -142,9 +153,14 @@ class PostgresCandidateStore(CandidateStore):
 
     async def open(self) -> None:
         """Connect the pool and apply the migrations the database lacks (under a lock)."""
-        pool = await asyncpg.create_pool(
-            self.url, min_size=self.min_connections, max_size=self.max_connections
-        )
+        try:
+            pool = await asyncpg.create_pool(
+                self.url, min_size=self.min_connections, max_size=self.max_connections
+            )
+        except (OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            raise ConfigurationError(
+                f"cannot connect to the PostgreSQL store at {redacted(self.url)}: {error}"
+            ) from error
         try:
             async with pool.acquire() as connection:
                 await apply_migrations(connection)
