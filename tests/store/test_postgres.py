@@ -164,3 +164,26 @@ async def test_an_unreachable_database_is_a_configuration_error_without_the_pass
     with pytest.raises(ConfigurationError, match="cannot connect to the PostgreSQL store") as error:
         await PostgresCandidateStore(url).open()
     assert "s3cret" not in str(error.value)
+
+
+async def test_full_text_search_reads_the_gin_index(postgres_url: str):
+    store = PostgresCandidateStore(postgres_url)
+    await store.open()
+    try:
+        docs = [(_record(f"c{i:03}"), f"Worked with tool{i} and Apache Kafka") for i in range(200)]
+        await store.stage("t", docs)
+        await store.finish("t", [record.id for record, _ in docs])
+        async with store.pool.acquire() as connection:
+            await connection.execute("ANALYZE documents")
+            plan = "\n".join(
+                row[0]
+                for row in await connection.fetch(
+                    "EXPLAIN SELECT id FROM documents WHERE words @@ 'tool7'::tsquery "
+                    "AND tenant = 't' AND status = 'active' AND document_type = 'cv'"
+                )
+            )
+        assert "documents_words" in plan
+        assert set(await store.texts_containing("t", "Tool7", 10)) == {"c007"}
+        assert len(await store.texts_containing("t", "apache kafka", 500)) == 200
+    finally:
+        await store.close()
