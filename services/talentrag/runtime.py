@@ -12,18 +12,18 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import cast
 
 from talentrag.config import Settings
 from talentrag.embeddings import Embedder, build_embedder
 from talentrag.errors import ConfigurationError
 from talentrag.gateways.base import KnowledgeGraphGateway
 from talentrag.gateways.embedded import EmbeddedLightRAG
+from talentrag.gateways.lightrag_postgres import POSTGRES_STORAGES, configure_lightrag_postgres
 from talentrag.gateways.remote import RemoteLightRAG
 from talentrag.ingestion.jobs import IngestJobs
 from talentrag.ingestion.pipeline import Ingestor
 from talentrag.ingestion.workers import AnalysisPool
-from talentrag.ingestion.writer_lock import WriterLock
+from talentrag.ingestion.writer_lock import AdvisoryWriterLock, WriterLock
 from talentrag.search.engine import SearchService
 from talentrag.store import CandidateStore, SQLiteCandidateStore
 from talentrag.store.jobs import JobStore, SQLiteJobStore
@@ -68,18 +68,32 @@ def check_manifest(data_dir: Path, embedder: Embedder) -> None:
     manifest.write_text(json.dumps(expected, indent=2) + "\n")
 
 
-def writer_lock(settings: Settings) -> WriterLock:
-    """The data directory's writer lock (one writer process at a time)."""
+def writer_lock(settings: Settings, store: CandidateStore | None = None) -> WriterLock:
+    """One writer at a time: the data directory's lock file, or on PostgreSQL the
+    database's advisory lock (taken through ``store``'s pool, any number of replicas)."""
+    if settings.database_url and store is not None:
+        from talentrag.store.postgres import PostgresCandidateStore
+
+        if isinstance(store, PostgresCandidateStore):
+            return AdvisoryWriterLock(lambda: store.pool)
     return WriterLock(settings.data_dir / WRITE_LOCK_FILE)
 
 
 def lightrag_storages(settings: Settings) -> dict[str, str]:
-    """LightRAG storage class names from the settings."""
-    return {
+    """LightRAG storage class names: the settings', with ``database_url`` LightRAG's
+    PostgreSQL storages wherever the settings keep the file default."""
+    storages = {
         "kv_storage": settings.lightrag_kv_storage,
         "vector_storage": settings.lightrag_vector_storage,
         "graph_storage": settings.lightrag_graph_storage,
         "doc_status_storage": settings.lightrag_doc_status_storage,
+    }
+    if not settings.database_url:
+        return storages
+    fields = Settings.model_fields
+    return {
+        kind: POSTGRES_STORAGES[kind] if name == fields[f"lightrag_{kind}"].default else name
+        for kind, name in storages.items()
     }
 
 
@@ -132,11 +146,13 @@ async def open_knowledge_base(
     embedder = embedder or build_embedder(settings)
     check_manifest(data_dir, embedder)
     store = candidate_store(settings)
+    if settings.database_url:  # rows, not files: nothing to reload after another's write
+        configure_lightrag_postgres(settings.database_url)
     graph = EmbeddedLightRAG(
         data_dir / "lightrag",
         embedder,
         storages=lightrag_storages(settings),
-        generation=store.generation,
+        generation=None if settings.database_url else store.generation,
     )
     await store.open()
     gateway: KnowledgeGraphGateway = graph
@@ -146,7 +162,7 @@ async def open_knowledge_base(
             store,
             graph,
             vocabulary,
-            writer_lock(settings),
+            writer_lock(settings, store),
             pool,
             batch_size=settings.ingest_batch_size,
             as_of=as_of,
@@ -154,8 +170,7 @@ async def open_knowledge_base(
         )
         jobs_kept = job_store(store)
         await jobs_kept.create_schema()
-        # IngestJobs still names the SQLite class; it uses only JobStore's methods.
-        jobs = IngestJobs(cast(SQLiteJobStore, jobs_kept), ingestor, settings.max_upload_bytes)
+        jobs = IngestJobs(jobs_kept, ingestor, settings.max_upload_bytes)
         normalizer = SkillNormalizer(vocabulary, embedder, cache_dir=data_dir / "cache")
         gateway = _search_gateway(settings, graph)
         search = SearchService(

@@ -24,7 +24,7 @@ from talentrag.ingestion.pipeline import (
     SourceDocument,
     expand_paths,
 )
-from talentrag.store.jobs import IngestJob, ItemKind, JobItem, JobStatus, SQLiteJobStore
+from talentrag.store.jobs import IngestJob, ItemKind, JobItem, JobStatus, JobStore
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ class IngestJobs:
 
     def __init__(
         self,
-        jobs: SQLiteJobStore,
+        jobs: JobStore,
         ingestor: Ingestor,
         max_document_bytes: int,
     ):
