@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -34,7 +35,7 @@ from talentrag.errors import ConfigurationError, InvalidInput, TalentragError
 from talentrag.ingestion.analyze import document_id_for
 from talentrag.ingestion.pipeline import IngestResult, Outcome, ReindexReport
 from talentrag.policy.limits import MAX_TOP_K
-from talentrag.runtime import writer_lock
+from talentrag.runtime import storage_place, writer_lock
 from talentrag.search import SearchRequest, SearchResponse
 from talentrag.search.models import ResolvedRequest
 
@@ -220,6 +221,12 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", parents=[common], help="run the HTTP API")
     serve.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes (default 1); more than 1 needs TALENTRAG_DATABASE_URL",
+    )
     return parser
 
 
@@ -633,7 +640,8 @@ def _document(record: DocumentRecord) -> dict[str, object]:
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 
-async def _serve(args: argparse.Namespace, settings: Settings) -> int:
+def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    """The HTTP API in this process, or with ``--workers N`` in N processes (PostgreSQL)."""
     import uvicorn
 
     from talentrag.adapters.http import create_app
@@ -643,15 +651,50 @@ async def _serve(args: argparse.Namespace, settings: Settings) -> int:
             f"refusing to serve on {args.host} without API keys; set TALENTRAG_API_KEYS "
             '(JSON {"key": "tenant"}) or use --host 127.0.0.1'
         )
-    writer_lock(settings).ensure_free()  # a clear message instead of a failed start
-    await _analysis_up_to_date(settings)
+    if args.workers < 1:
+        raise ConfigurationError("--workers must be 1 or more")
+    if args.workers > 1 and not settings.database_url:
+        raise ConfigurationError(
+            "--workers needs TALENTRAG_DATABASE_URL (postgresql://...): processes share a "
+            "database, while a data directory has one writer process"
+        )
+    if not settings.database_url:  # replicas on PostgreSQL share the database by design
+        writer_lock(settings).ensure_free()  # a clear message instead of a failed start
+    asyncio.run(_analysis_up_to_date(settings))
+    _print_serving(args, settings)
+    log_level = "info" if args.verbose else "warning"
+    if args.workers == 1:
+        config = uvicorn.Config(
+            create_app(settings), host=args.host, port=args.port, log_level=log_level
+        )
+        uvicorn.Server(config).run()
+        return 0
+    # each worker process builds its settings from the environment: pass the CLI's own
+    os.environ["TALENTRAG_DATA_DIR"] = str(settings.data_dir)
+    os.environ["TALENTRAG_TENANT"] = settings.tenant
+    uvicorn.run(
+        "talentrag.adapters.http.app:app_from_environment",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level=log_level,
+    )
+    return 0
+
+
+def _print_serving(args: argparse.Namespace, settings: Settings) -> None:
     url = f"http://{args.host}:{args.port}"
     auth = (
         "API keys required"
         if settings.api_keys
         else "no API keys configured: serving on localhost only"
     )
-    console.print(f"talentrag serving {settings.data_dir} at {url} ({auth})", highlight=False)
+    processes = f", {args.workers} processes" if args.workers > 1 else ""
+    console.print(
+        f"talentrag serving {storage_place(settings)} at {url} ({auth}{processes})",
+        highlight=False,
+    )
     console.print(f"  OpenAPI: {url}/docs   MCP: {url}/mcp", highlight=False)
     header = " -H 'Authorization: Bearer <key>'" if settings.api_keys else ""
     console.print(
@@ -660,14 +703,6 @@ async def _serve(args: argparse.Namespace, settings: Settings) -> int:
         highlight=False,
         soft_wrap=True,
     )
-    config = uvicorn.Config(
-        create_app(settings),
-        host=args.host,
-        port=args.port,
-        log_level="info" if args.verbose else "warning",
-    )
-    await uvicorn.Server(config).serve()
-    return 0
 
 
 async def _analysis_up_to_date(settings: Settings) -> None:
@@ -707,7 +742,6 @@ COMMANDS = {
     "reindex": _reindex,
     "search": _search,
     "documents": _documents,
-    "serve": _serve,
     "mcp": _mcp,
 }
 
@@ -720,6 +754,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
     )
     try:
+        if args.command == "serve":  # runs its own event loops (one per worker process)
+            return _serve(args, _settings(args))
         return asyncio.run(COMMANDS[args.command](args, _settings(args)))
     except TalentragError as exc:
         stderr.print(f"error: {exc.message}", highlight=False, markup=False, soft_wrap=True)

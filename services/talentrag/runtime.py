@@ -79,6 +79,16 @@ def writer_lock(settings: Settings, store: CandidateStore | None = None) -> Writ
     return WriterLock(settings.data_dir / WRITE_LOCK_FILE)
 
 
+def storage_place(settings: Settings) -> str:
+    """Where the knowledge base lives, for messages: the data directory or the database
+    (its URL without the password)."""
+    if settings.database_url:
+        from talentrag.store.postgres import redacted
+
+        return redacted(settings.database_url)
+    return str(settings.data_dir)
+
+
 def lightrag_storages(settings: Settings) -> dict[str, str]:
     """LightRAG storage class names: the settings', with ``database_url`` LightRAG's
     PostgreSQL storages wherever the settings keep the file default."""

@@ -37,6 +37,7 @@ def running_server(
     log: Path | None = None,
     *,
     kill: bool = False,
+    args: tuple[str, ...] = (),
 ) -> Iterator[str]:
     """``talentrag serve`` on a free port; stopped with SIGTERM (``kill``: SIGKILL, a crash).
 
@@ -55,6 +56,7 @@ def running_server(
             str(port),
             "--data-dir",
             str(data_dir),
+            *args,
         ],
         env=environment,
         stdout=output,

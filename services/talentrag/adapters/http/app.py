@@ -24,11 +24,18 @@ from talentrag.application import TalentService, open_service
 from talentrag.config import Settings
 
 
+def app_from_environment() -> FastAPI:
+    """The app with settings from ``TALENTRAG_*`` (each ``serve --workers`` process)."""
+    return create_app(Settings())
+
+
 def create_app(settings: Settings) -> FastAPI:
     """The ASGI app ``talentrag serve`` runs; it opens the knowledge base in its lifespan."""
     mcp_server = build_mcp_server(lambda: _service(app))
     mcp_app = mcp_server.streamable_http_app(
         streamable_http_path="/mcp",
+        # replicas over PostgreSQL: any of them answers any MCP request (no session state)
+        stateless_http=bool(settings.database_url),
         # the guard's limit applies (problem+json 413), not the SDK's own 4 MiB
         max_request_body_size=settings.max_upload_bytes + MULTIPART_ALLOWANCE,
         transport_security=TransportSecuritySettings(
