@@ -9,6 +9,7 @@ with SIGKILL loses nothing that was acknowledged and blocks nobody.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -69,6 +70,25 @@ def test_two_replicas_share_every_write(tmp_path: Path, database_env: dict[str, 
         assert httpx.get(f"{a}/v1/candidates/jane").status_code == 404
         assert "jane" not in _search(a)
     assert not (tmp_path / "b" / "candidates.sqlite3").exists()  # the database holds it all
+
+
+def test_a_job_submitted_to_one_replica_is_reported_by_the_other(
+    tmp_path: Path, database_env: dict[str, str]
+) -> None:
+    with (
+        running_server(tmp_path / "a", database_env, tmp_path / "a.log") as a,
+        running_server(tmp_path / "b", database_env, tmp_path / "b.log") as b,
+    ):
+        documents = [{"id": f"j{i}", "text": TEXT} for i in range(3)]
+        accepted = httpx.post(f"{a}/v1/ingest-jobs", json={"documents": documents}, timeout=30)
+        assert accepted.status_code == 202, accepted.text
+        location = accepted.headers["location"]
+        deadline = time.monotonic() + 120
+        while (job := httpx.get(f"{b}{location}", timeout=30).json())["status"] != "done":
+            assert time.monotonic() < deadline, job
+            time.sleep(0.5)
+        assert job["counts"] == {"ingested": 3}
+        assert {"j0", "j1", "j2"} <= _ids(b)
 
 
 def test_a_killed_replica_loses_nothing_and_blocks_nobody(

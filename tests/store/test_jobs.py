@@ -57,3 +57,38 @@ async def test_after_a_restart_uploads_run_again_and_cli_runs_are_interrupted(
     assert (await jobs.get("t", upload)).status is JobStatus.QUEUED
     assert (await jobs.get("t", cli)).status is JobStatus.INTERRUPTED
     assert await jobs.queued() == [("t", upload)]
+
+
+async def test_replicas_claim_each_job_once_and_take_over_a_dead_runners(
+    postgres_url: str,
+) -> None:
+    import asyncio
+
+    from talentrag.store.postgres import PostgresCandidateStore
+
+    stores = [PostgresCandidateStore(postgres_url), PostgresCandidateStore(postgres_url)]
+    for opened in stores:
+        await opened.open()
+    try:
+        a, b = (job_store(s) for s in stores)
+        assert a.shared and b.shared
+        first = await a.create("t", [JobItem(ItemKind.TEXT, "x", b"x", "x")], DocumentType.CV)
+        second = await a.create("u", [JobItem(ItemKind.TEXT, "y", b"y", "y")], DocumentType.CV)
+        claims = await asyncio.gather(a.claim(0.5), b.claim(0.5))
+        assert sorted(claims) == [("t", first), ("u", second)]  # one each, none twice
+        assert await a.claim(0.5) is None
+        await b.renew(*claims[1], 30)  # b's runner is alive; a's stops renewing
+        await asyncio.sleep(0.7)
+        assert await b.claim(30) == claims[0]  # a's lease ran out: b takes the job over
+        assert await a.claim(30) is None
+    finally:
+        for opened in stores:
+            await opened.close()
+
+
+async def test_the_embedded_job_store_is_not_shared(store: CandidateStore) -> None:
+    jobs = job_store(store)
+    if not jobs.shared:
+        await jobs.create_schema()
+        await jobs.create("t", [JobItem(ItemKind.TEXT, "x", b"x", "x")], DocumentType.CV)
+        assert await jobs.claim(30) is None  # one writer process runs its own queue

@@ -28,6 +28,11 @@ from talentrag.store.jobs import IngestJob, ItemKind, JobItem, JobStatus, JobSto
 
 log = logging.getLogger(__name__)
 
+LEASE_S = 60.0
+"""How long a replica's claim on a job lasts without renewal (a shared job store)."""
+POLL_S = 2.0
+"""How often an idle replica looks for jobs submitted to the others."""
+
 
 class IngestJobs:
     """Submits, runs and reports ingest jobs; one runner per writer process."""
@@ -46,6 +51,7 @@ class IngestJobs:
         # searches least (analysis runs in the worker pool meanwhile).
         self.batch_size = ingestor.batch_size
         self._queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._submitted = asyncio.Event()  # a shared store's runner looks at once
         self._finished: dict[str, asyncio.Event] = {}
 
     # -- submitting and reporting -------------------------------------------------
@@ -59,7 +65,10 @@ class IngestJobs:
     ) -> IngestJob:
         """Queue a job for this process's runner (``serve``), in submission order."""
         job_id = await self.jobs.create(tenant, items, document_type, replace=replace)
-        self._queue.put_nowait((tenant, job_id))
+        if self.jobs.shared:
+            self._submitted.set()
+        else:
+            self._queue.put_nowait((tenant, job_id))
         return await self._get(tenant, job_id)
 
     async def get(self, tenant: str, job_id: str) -> IngestJob | None:
@@ -67,14 +76,22 @@ class IngestJobs:
         return await self.jobs.get(tenant, job_id)
 
     async def wait(self, tenant: str, job_id: str, timeout_s: float) -> IngestJob:
-        """The job once done, or as it stands after ``timeout_s``."""
+        """The job once done, or as it stands after ``timeout_s``.
+
+        Another replica may run it: the store is read again every ``POLL_S`` too.
+        """
         finished = self._finished.setdefault(job_id, asyncio.Event())
-        job = await self._get(tenant, job_id)
-        if job.status is JobStatus.QUEUED or job.status is JobStatus.RUNNING:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(finished.wait(), timeout_s)
-        self._finished.pop(job_id, None)
-        return await self._get(tenant, job_id)
+        deadline = asyncio.get_running_loop().time() + timeout_s
+        try:
+            while True:
+                job = await self._get(tenant, job_id)
+                left = deadline - asyncio.get_running_loop().time()
+                if job.status not in (JobStatus.QUEUED, JobStatus.RUNNING) or left <= 0:
+                    return job
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(finished.wait(), min(left, POLL_S))
+        finally:
+            self._finished.pop(job_id, None)
 
     # -- the CLI's runs -----------------------------------------------------------
     async def run_paths(
@@ -123,13 +140,44 @@ class IngestJobs:
         return len(queued)
 
     async def serve(self) -> None:
-        """Run this process's queued jobs until cancelled (the server's background task)."""
+        """Run jobs until cancelled (the server's background task): this process's queue,
+        or with a shared store any replica's jobs, each claimed for a lease."""
+        if self.jobs.shared:
+            await self._serve_claimed()
+            return
         while True:
             tenant, job_id = await self._queue.get()
             try:
                 await self.run(tenant, job_id)
             except Exception as exc:  # the job stays queued in the store; resumed at restart
                 log.warning("ingest job %s stopped: %s", job_id, type(exc).__name__)
+
+    async def _serve_claimed(self) -> None:
+        while True:
+            self._submitted.clear()
+            try:
+                claimed = await self.jobs.claim(LEASE_S)
+            except Exception as exc:  # the database is away: look again later
+                log.warning("could not claim an ingest job: %s", type(exc).__name__)
+                claimed = None
+            if claimed is None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._submitted.wait(), POLL_S)
+                continue
+            heartbeat = asyncio.create_task(self._renew(*claimed))
+            try:
+                await self.run(*claimed)
+            except Exception as exc:  # the lease runs out; a replica takes the job over
+                log.warning("ingest job %s stopped: %s", claimed[1], type(exc).__name__)
+            finally:
+                heartbeat.cancel()
+
+    async def _renew(self, tenant: str, job_id: str) -> None:
+        """Keep the lease on a running job (a third of it ahead each time)."""
+        while True:
+            await asyncio.sleep(LEASE_S / 3)
+            with contextlib.suppress(Exception):  # missed once: the next one may land
+                await self.jobs.renew(tenant, job_id, LEASE_S)
 
     async def run(self, tenant: str, job_id: str) -> None:
         """Run one queued job to the end, a batch at a time; every item gets an outcome."""

@@ -124,6 +124,19 @@ def new_job_id() -> str:
 class JobStore(ABC):
     """Where jobs are kept: beside the candidate store, in the same database."""
 
+    shared = False
+    """True when replicas share the store: each job is then claimed by one of them for a
+    lease it renews, and taken over by another when the lease runs out."""
+
+    async def claim(self, lease_s: float) -> tuple[str, str] | None:
+        """(tenant, id) of the oldest job nobody runs, now leased to the caller; only a
+        shared store hands jobs out this way."""
+        return None
+
+    async def renew(self, tenant: str, job_id: str, lease_s: float) -> None:
+        """Extend the caller's lease on a claimed job (a shared store's heartbeat)."""
+        return None
+
     @abstractmethod
     async def create_schema(self) -> None:
         """Make the tables ready (create them, or check they were migrated)."""

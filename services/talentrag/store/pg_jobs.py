@@ -25,7 +25,14 @@ def _now() -> datetime:
 
 
 class PostgresJobStore(JobStore):
-    """Jobs in the candidate store's PostgreSQL database, through its connection pool."""
+    """Jobs in the candidate store's PostgreSQL database, through its connection pool.
+
+    Replicas share it: a job is claimed with ``FOR UPDATE SKIP LOCKED`` and a lease
+    (``lease_until``) its runner renews; a job whose runner died is claimed again when
+    the lease runs out, and goes on with the items that have no outcome yet.
+    """
+
+    shared = True
 
     def __init__(self, pool: asyncpg.Pool):
         self.pool = pool
@@ -104,6 +111,30 @@ class PostgresJobStore(JobStore):
             "SELECT tenant, id FROM ingest_jobs WHERE status = 'queued' ORDER BY created_at, id"
         )
         return [(row["tenant"], row["id"]) for row in rows]
+
+    async def claim(self, lease_s: float) -> tuple[str, str] | None:
+        """The oldest queued job, or a running one whose lease ran out, leased to us."""
+        row = await self.pool.fetchrow(
+            "UPDATE ingest_jobs SET status = 'running', updated_at = $2, "
+            "lease_until = now() + make_interval(secs => $1) "
+            "WHERE (tenant, id) = (SELECT tenant, id FROM ingest_jobs "
+            "  WHERE status = 'queued' OR (status = 'running' AND lease_until < now()) "
+            "  ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED) "
+            "RETURNING tenant, id",
+            lease_s,
+            _now(),
+        )
+        return (row["tenant"], row["id"]) if row else None
+
+    async def renew(self, tenant: str, job_id: str, lease_s: float) -> None:
+        """Push the lease ``lease_s`` seconds ahead."""
+        await self.pool.execute(
+            "UPDATE ingest_jobs SET lease_until = now() + make_interval(secs => $1) "
+            "WHERE tenant = $2 AND id = $3",
+            lease_s,
+            tenant,
+            job_id,
+        )
 
     async def set_status(self, tenant: str, job_id: str, status: JobStatus) -> None:
         """Move a job to ``status``."""
