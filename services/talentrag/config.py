@@ -54,9 +54,9 @@ class Settings(BaseSettings):
     data_dir: Path = Field(Path("talentrag-data"), description="Where stores live.")
     database_url: str | None = Field(
         None,
-        description="postgresql://user:password@host:port/database: keeps the candidate "
-        "store (documents, skills, full-text index, ingest jobs) in PostgreSQL instead of "
-        "SQLite in the data directory; later LightRAG's storages too. Unset: embedded SQLite.",
+        description="postgresql://user:password@host:port/database: the candidate store and "
+        "LightRAG's storages (one workspace per tenant) in that database; replicas share it. "
+        "Unset: embedded SQLite and LightRAG files in the data directory.",
     )
     tenant: str = Field("default", description="Tenant (LightRAG workspace) used by the CLI.")
     blind_tenants: list[str] = Field(
