@@ -40,7 +40,11 @@ _CAPS_RUN = re.compile(r"[A-Z]{4}")
 _INLINE_LABEL = re.compile(r"^\s*[*_]*([A-Za-z &/]{3,40}?)[*_]*\s*:\s*\S")
 _MARKDOWN_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _NAME_LINE = re.compile(r"^[A-ZÀ-Þ][\w'’.-]*(?:\s+[A-ZÀ-Þ][\w'’.-]*){1,3}$")
-_NAME_FIELD = re.compile(r"^\s*(?:full\s+)?name\s*[:\-]\s*(.+)$", re.IGNORECASE)
+# "Name: ...", "Full name - ...", Europass's "Surname / First name: Bianchi Marco"
+_NAME_FIELD = re.compile(
+    r"^\s*(?:(?:sur|last\s+|family\s+)name\s*/\s*)?(?:full\s+|first\s+|given\s+)?name\s*[:\-]\s*(.+)$",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -162,23 +166,91 @@ def split_sections(text: str) -> list[Section]:
     return [s for s in sections if s.end > s.start]
 
 
+_WORDS = experience_words()
+_TITLE_WORDS = {w.casefold() for w in _WORDS.document_title_words}
+_POST_NOMINALS = {w.casefold().replace(".", "") for w in _WORDS.post_nominals}
+# what follows a name on its line: "Emma Johansson — Digital Marketing Manager",
+# "CARLOS MENDOZA  Certified Welder  Houston, TX", "Ana Lima | Data Engineer"
+_AFTER_NAME = re.compile(r"\s+[—–|·•]\s+|\s{2,}|\t|,\s*")
+_LOOKUP_TOKENS = re.compile(r"[^\W\d_]{2,}")
+_CONTACT = re.compile(r"([\w.+-]+)@[\w-]+\.[\w.]+|linkedin\.com/in/([\w-]+)", re.IGNORECASE)
+NAME_LINES = 60
+"""How far into a CV a name is looked for when the first line is not one."""
+
+
 def find_name(text: str) -> tuple[str, tuple[int, int]] | None:
-    """The name: a 'Name:' field or the first non-empty line when it looks like one."""
-    lines = [entry for entry in _lines(text) if entry[2].strip()][:8]
-    for start, _end, line in lines:
+    """The candidate's name and where it stands.
+
+    A 'Name:' field; else the first line that is not the document's title ("CURRICULUM
+    VITAE", "Europass"), cut where the headline starts and without letters after the
+    name ("Grace N. Okafor, BSN, RN"); else a line whose words are the name in the
+    CV's e-mail address or LinkedIn address (LinkedIn's PDF export starts with
+    "Contact" and a skills sidebar).
+    """
+    lines = [entry for entry in _lines(text) if entry[2].strip()][:NAME_LINES]
+    for start, _end, line in lines[:8]:
         field_match = _NAME_FIELD.match(line)
         if field_match:
             value = field_match.group(1).strip()
             offset = start + field_match.start(1)
             return value, (offset, offset + len(value))
-    if lines:
-        start, _end, line = lines[0]
-        markdown = _MARKDOWN_HEADING.match(line)
-        value = (markdown.group(1) if markdown else line).strip().strip("*_")
-        if _NAME_LINE.match(value) and _heading_kind(value) is None:
-            offset = text.index(value, start)
-            return value, (offset, offset + len(value))
+    first = next((entry for entry in lines if not _is_title(entry[2])), None)
+    if first is not None:
+        found = _name_in_line(text, first[0], first[2])
+        if found:
+            return found
+    return _name_from_contact(text, lines)
+
+
+def _is_title(line: str) -> bool:
+    words = _LOOKUP_TOKENS.findall(line.casefold())
+    return bool(words) and all(w in _TITLE_WORDS for w in words)
+
+
+def _name_in_line(text: str, start: int, line: str) -> tuple[str, tuple[int, int]] | None:
+    """The name a line starts with (after any title words), or None."""
+    markdown = _MARKDOWN_HEADING.match(line)
+    value = (markdown.group(1) if markdown else line).strip()
+    while (word := re.match(r"\s*(\S+)", value)) and _is_title(word.group(1)):
+        value = value[word.end() :]  # "PERSONAL INFORMATION    Elena Popescu"
+    value = _AFTER_NAME.split(value.strip("*_ "), maxsplit=1)[0].strip("*_ ")
+    kept = value.split()
+    while len(kept) > 2 and _is_post_nominal(kept[-1]):
+        kept.pop()
+    value = " ".join(kept)
+    if not (_NAME_LINE.match(value) and _heading_kind(value) is None):
+        return None
+    offset = text.find(value, start)
+    return (value, (offset, offset + len(value))) if offset >= 0 else None
+
+
+def _is_post_nominal(word: str) -> bool:
+    return word.strip("()").casefold().replace(".", "") in _POST_NOMINALS
+
+
+def _name_from_contact(
+    text: str, lines: list[tuple[int, int, str]]
+) -> tuple[str, tuple[int, int]] | None:
+    """A line whose words (two or more) all appear in the e-mail's or LinkedIn's handle."""
+    handles = [
+        set(_LOOKUP_TOKENS.findall(_fold("".join(m.groups(default="")).replace("-", " "))))
+        for m in _CONTACT.finditer(text[: lines[-1][1]] if lines else "")
+    ]
+    for start, _end, line in lines:
+        words = _LOOKUP_TOKENS.findall(_fold(line))
+        if len(words) >= 2 and any(set(words) <= handle for handle in handles):
+            found = _name_in_line(text, start, line)
+            if found:
+                return found
     return None
+
+
+def _fold(value: str) -> str:
+    """Case and accents folded, dots to spaces ("José.Núñez" -> "jose nunez")."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFKD", value.casefold().replace(".", " "))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def _role(finding: RoleFinding, text: str) -> Role:

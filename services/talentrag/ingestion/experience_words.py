@@ -40,6 +40,8 @@ class ExperienceWords(BaseModel):
     role_fields: dict[str, Words]
     title_words: Words = Field(min_length=1)
     related_fields: list[Words]
+    document_title_words: Words = Field(min_length=1)
+    post_nominals: Words = Field(min_length=1)
 
     @field_validator("months")
     @classmethod
