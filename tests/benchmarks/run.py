@@ -30,7 +30,7 @@ from talentrag.ingestion.analyze import document_id_for
 from talentrag.runtime import open_knowledge_base
 from talentrag.search import SearchRequest, SearchResponse
 from talentrag.vocabulary import load_vocabulary
-from tests.benchmarks import write_load
+from tests.benchmarks import hub_edges, write_load
 from tests.benchmarks.baselines import BM25Baseline, dense_rank, raw_lightrag_rank
 from tests.benchmarks.corpus import AS_OF, ROOT, built_corpus, peak_rss_mb, run_child
 from tests.benchmarks.latency import percentiles
@@ -469,6 +469,8 @@ async def main() -> None:
         **await write_load.measure(data_dir, queries, bulk),
     }
     print("write_load", json.dumps(report["write_load"]), flush=True)
+    report["hub_edges"] = await hub_edges.measure(1000 if args.quick else 5000)
+    print("hub_edges", json.dumps(report["hub_edges"]), flush=True)
     for row in report["latency"]:
         row.pop("data_dir", None)
     measured = {(r["cvs"], r["embedder"]) for r in report["latency"]}

@@ -191,11 +191,13 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
         Their reads neither wait for a write's flush nor go one item at a time; see
         ``networkx_batched`` and ``nano_vector_reads``.
         """
-        from talentrag.gateways import nano_vector_reads, networkx_batched
+        from talentrag.gateways import nano_vector_reads, networkx_batched, pg_graph_bounded
 
         storages = dict(self.storages)
         if storages.get("graph_storage", "NetworkXStorage") == "NetworkXStorage":
             storages["graph_storage"] = _register(networkx_batched)
+        if storages.get("graph_storage") == "PGTableGraphStorage":
+            storages["graph_storage"] = _register(pg_graph_bounded)
         if storages.get("vector_storage", "NanoVectorDBStorage") == "NanoVectorDBStorage":
             storages["vector_storage"] = _register(nano_vector_reads)
         return storages
@@ -282,7 +284,7 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
         async with self._in_use():  # one graph instance for every read (a reload waits)
             graph = (await self.rag(tenant)).chunk_entity_relation_graph
             present = sorted(set(await graph.has_nodes_batch(nodes))) if nodes else []
-            edges = await graph.get_nodes_edges_batch(present) if present else {}
+            edges = await _all_edges(graph, present) if present else {}
             adjacent = {
                 node: [tgt if src == node else src for src, tgt in edges.get(node) or []]
                 for node in present
@@ -376,6 +378,14 @@ def _register(module: Any) -> str:
     STORAGES[module.NAME] = module.__name__
     STORAGE_ENV_REQUIREMENTS[module.NAME] = []
     return str(module.NAME)
+
+
+async def _all_edges(graph: Any, nodes: list[str]) -> dict[str, list[tuple[str, str]]]:
+    """Every edge of each node: our storage subclasses bound ``get_nodes_edges_batch``
+    for LightRAG's retrieval and offer this unbounded read beside it."""
+    read_all = getattr(graph, "all_nodes_edges_batch", None) or graph.get_nodes_edges_batch
+    edges: dict[str, list[tuple[str, str]]] = await read_all(nodes)
+    return edges
 
 
 def _document_type(node: str) -> str | None:

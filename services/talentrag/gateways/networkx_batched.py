@@ -17,11 +17,13 @@ another process's writes are picked up by reopening the workspace
 
 from __future__ import annotations
 
+import heapq
 from typing import Any
 
 from lightrag.kg.networkx_impl import NetworkXStorage
 
 from talentrag.gateways.flush_turn import in_turn
+from talentrag.policy.limits import HUB_EDGES_FOR_RETRIEVAL
 
 KIND = "GRAPH_STORAGE"
 NAME = "BatchedNetworkXStorage"
@@ -106,6 +108,25 @@ class BatchedNetworkXStorage(NetworkXStorage):  # type: ignore[misc]  # LightRAG
         return found
 
     async def get_nodes_edges_batch(self, node_ids: list[str]) -> dict[str, list[tuple[str, str]]]:
-        """Edges of each node ([] when absent), in one pass."""
+        """Edges of each node for LightRAG's retrieval: a hub's heaviest
+        ``HUB_EDGES_FOR_RETRIEVAL`` (weight, then name), so its cost does not grow with
+        the number of holders."""
+        adjacency = self._live().adj
+        found: dict[str, list[tuple[str, str]]] = {}
+        for node in node_ids:
+            others = adjacency.get(node, {})
+            if len(others) > HUB_EDGES_FOR_RETRIEVAL:
+                others = dict(
+                    heapq.nsmallest(
+                        HUB_EDGES_FOR_RETRIEVAL,
+                        others.items(),
+                        key=lambda item: (-float(item[1].get("weight", 1.0)), item[0]),
+                    )
+                )
+            found[node] = [(node, other) for other in others]
+        return found
+
+    async def all_nodes_edges_batch(self, node_ids: list[str]) -> dict[str, list[tuple[str, str]]]:
+        """Every edge of each node ([] when absent), in one pass (talentrag's own reads)."""
         graph = self._live()
         return {n: list(graph.edges(n)) if n in graph else [] for n in node_ids}

@@ -50,6 +50,13 @@ document), so a batch is inserted in slices with searches served in between; the
 batch stays atomic (a failure undoes every slice)."""
 
 
+HUB_EDGES_FOR_RETRIEVAL = 200
+"""Edges of one node LightRAG's retrieval reads (the heaviest first). A skill held by
+23,000 candidates is a hub whose every edge LightRAG's local retrieval would read and
+tokenise before its budget cuts; our ranking reads holders from the store, so only the
+relations LightRAG returns (which talentrag does not rank by) are bounded."""
+
+
 def default_ingest_workers() -> int:
     """Analysis processes: one per core but one, which stays free for the event loop (min 1)."""
     return max(1, (os.cpu_count() or 2) - 1)
