@@ -73,6 +73,14 @@ QUERIES = [
     ),
     Case("react developer, ideally typescript and graphql", ["React"], ["TypeScript", "GraphQL"]),
     Case("rust engineer; bonus points for webassembly", ["Rust"], ["WebAssembly"]),
+    Case("Data analyst: SQL, Tableau; bonus if dbt", ["SQL", "Tableau"], ["dbt"]),
+    Case("react, typescript. graphql nice-to-have", ["React", "TypeScript"], ["GraphQL"]),
+    # examples stand for a kind: any one will do; a change of connector ends the list
+    Case(
+        "experience with cloud platforms such as AWS or GCP, and python",
+        ["Cloud Computing", "Python"],
+        ["AWS", "Google Cloud Platform"],
+    ),
     # levels
     Case(
         "lead data engineer with spark and airflow",
@@ -229,6 +237,31 @@ def test_prose_without_headings(vocabulary: Vocabulary) -> None:
     assert parsed.preferred_skills == ["Kotlin"]
     assert parsed.experience_levels == [MID]
     assert parsed.min_years == 3
+
+
+GOOGLE_STYLE_JD = """\
+Software Engineer III, Infrastructure
+
+Minimum qualifications:
+Bachelor's degree or equivalent practical experience.
+2 years of experience with software development in one or more programming languages (e.g., Java, C++, Go).
+
+Preferred qualifications:
+5 years of experience with Kubernetes and distributed systems.
+
+About the job
+You'll work on Borg and Kubernetes. The US base salary range is $141,000-$202,000 + bonus + equity.
+"""
+
+
+def test_minimum_and_preferred_qualifications(vocabulary: Vocabulary) -> None:
+    parsed = parse_request_text(GOOGLE_STYLE_JD, vocabulary)
+    assert parsed.required_skills == ["Software Engineering"]
+    assert parsed.preferred_skills == ["Java", "C++", "Go", "Kubernetes", "Distributed Systems"]
+    # the 5 years are a preference: only the required 2 years are a minimum
+    assert parsed.min_years == 2
+    assert "'5 years' is a preference, not a minimum" in parsed.notes
+    assert parsed.experience_levels == []
 
 
 def test_level_words_in_a_documents_body_need_a_level_phrase(vocabulary: Vocabulary) -> None:

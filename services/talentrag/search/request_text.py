@@ -590,6 +590,7 @@ _LIST_GAP = re.compile(r"^(?:[\s,/&+|·•()\[\]*-]|\band\b|\bor\b|\bas well as\
 _SEPARATED = re.compile(r"[,/&]|\band\b|\bor\b", re.IGNORECASE)
 _OR_GAP = re.compile(r"^\s*,?\s*(?:\band/or\b|\bor\b)\s*$", re.IGNORECASE)
 _COMMA_GAP = re.compile(r"^\s*,\s*$")
+_CONNECTOR = re.compile(r"\b(?:and|or)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -661,32 +662,39 @@ def _governed(text: str, cue: _Cue, found: list[_Found], clauses: _Clauses) -> l
     clause = clauses.of(cue.start)
     rule = cue.rule
     if rule.direction == "forward":
-        after = [
+        side = [
             i for i, f in enumerate(found) if f.start >= cue.end and clauses.of(f.start) == clause
         ]
-        if not after or _tokens(text[cue.end : found[after[0]].start]) > rule.max_tokens:
-            return []
-        if rule.reach == "clause":
-            return after
-        run = [after[0]]
-        for i in after[1:]:
-            if not _LIST_GAP.match(text[found[run[-1]].end : found[i].start]):
-                break
-            run.append(i)
-        return run
-    before = [
-        i for i, f in enumerate(found) if f.end <= cue.start and clauses.of(f.start) == clause
-    ]
-    if not before or _tokens(text[found[before[-1]].end : cue.start]) > rule.max_tokens:
+        distance = _tokens(text[cue.end : found[side[0]].start]) if side else 0
+    else:
+        side = [
+            i for i, f in enumerate(found) if f.end <= cue.start and clauses.of(f.start) == clause
+        ][::-1]
+        distance = _tokens(text[found[side[0]].end : cue.start]) if side else 0
+    if not side or distance > rule.max_tokens:
         return []
     if rule.reach == "clause":
-        return before
-    run, joined = [before[-1]], False
-    for i in reversed(before[:-1]):
-        gap = text[found[i].end : found[run[-1]].start]
-        if not _LIST_GAP.match(gap) or (_COMMA_GAP.match(gap) and not joined):
+        return side
+    return _list_run(text, found, side, backward=rule.direction == "backward")
+
+
+def _list_run(text: str, found: list[_Found], side: list[int], backward: bool) -> list[int]:
+    """The list the nearest skill stands in, walking away from the cue.
+
+    A change of connector ends it ("AWS or GCP, and Python"), and walking back from a
+    backward cue a bare comma ends it unless "and"/"or" joined the items before
+    ("kubernetes, terraform a plus" governs Terraform only).
+    """
+    run, seen = [side[0]], set[str]()
+    for i in side[1:]:
+        left, right = (found[i], found[run[-1]]) if backward else (found[run[-1]], found[i])
+        gap = text[left.end : right.start]
+        words = {w.casefold() for w in _CONNECTOR.findall(gap)}
+        if not _LIST_GAP.match(gap) or (seen and words and words != seen):
             break
-        joined |= not _COMMA_GAP.match(gap)
+        if backward and not words and not seen and _COMMA_GAP.match(gap):
+            break
+        seen |= words
         run.append(i)
     return run
 
@@ -797,7 +805,13 @@ def _years(
                 continue
             segment = segments.of(match.start())
             preferred = roles[index] == "preferred" or any(
-                segments.of(c.start) == segment for c in preferring
+                segments.of(c.start) == segment
+                and (
+                    c.end <= match.start()
+                    if c.rule.direction == "forward"
+                    else c.start >= match.end()
+                )
+                for c in preferring
             )
             out.append(_Years(number_value(match.group("low")), match.group().strip(), preferred))
     return out
