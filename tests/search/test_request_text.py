@@ -306,6 +306,17 @@ Benefits
     assert parsed.experience_levels == [JUNIOR]
 
 
+def test_the_companys_own_years_are_no_minimum(vocabulary: Vocabulary) -> None:
+    text = (
+        "Logistics Coordinator\n"
+        "We have over 20 years of experience in freight. You bring 2+ years with SAP and Excel.\n"
+        "Our team has 15 years of history; we offer a pension.\n"
+    )
+    parsed = parse_request_text(text, vocabulary)
+    assert parsed.min_years == 2
+    assert parsed.required_skills == ["SAP ERP", "Microsoft Excel"]
+
+
 def test_notes_say_what_was_read(vocabulary: Vocabulary) -> None:
     parsed = parse_request_text(
         "senior python developer with kubernetes, terraform a plus", vocabulary

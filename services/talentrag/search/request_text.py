@@ -341,6 +341,7 @@ class _Zone:
     start: int
     end: int
     heading: str = ""
+    inline: bool = False  # a label's line ("Location: Leeds"), not a section
 
     @property
     def explicit(self) -> bool:
@@ -409,14 +410,14 @@ def _loose_heading(key: str, cues: RequestCues) -> str | None:
     return max(hits)[1] if hits else None
 
 
-def _labels(line: str, cues: RequestCues) -> list[tuple[int, int, str, str]]:
-    """Labels in a line: (start, content start, kind, label) for known phrases only."""
-    found: list[tuple[int, int, str, str]] = []
+def _labels(line: str, cues: RequestCues) -> list[tuple[int, str, str]]:
+    """Labels in a line: (offset, kind, label), for known phrases only."""
+    found: list[tuple[int, str, str]] = []
     for match in _LABEL.finditer(line):
         label = match.group("label").strip()
         kind = cues.headings.get(_heading_key(label))
         if kind:
-            found.append((match.start("label"), match.end(), kind, label))
+            found.append((match.start("label"), kind, label))
     return found
 
 
@@ -465,8 +466,8 @@ def _layout(text: str, vocabulary: Vocabulary, cues: RequestCues, query: bool) -
         labels = _labels(line, cues)
         if title and not labels:
             switch(_Zone("title", start, end))
-        for label_start, _content, kind, label in labels:
-            switch(_Zone(kind, start + label_start, end, label))
+        for offset, kind, label in labels:
+            switch(_Zone(kind, start + offset, end, label, inline=True))
         if title or labels:
             switch(_Zone(base.kind, end, len(text), base.heading))
     for zone, following in pairwise(zones):
@@ -488,7 +489,6 @@ class _Found:
     written: str
     profession: _Profession | None = None
     role: Role = "required"
-    why: str = ""
 
 
 def _recased(text: str, vocabulary: Vocabulary) -> str:
@@ -709,10 +709,10 @@ def _apply_cues(
         for i in governed:
             item = found[i]
             if cue.rule.category == "excluded" and item.role in ("required", "preferred"):
-                item.role, item.why = "excluded", cue.text
+                item.role = "excluded"
                 changed.append(item.skill)
             elif cue.rule.category == "preferred" and item.role == "required":
-                item.role, item.why = "preferred", cue.text
+                item.role = "preferred"
                 changed.append(item.skill)
         if changed:
             verb = "ruled out" if cue.rule.category == "excluded" else "made preferred"
@@ -729,7 +729,7 @@ def _alternatives(text: str, found: list[_Found], notes: _Notes) -> None:
         if joined and len(skills) > 1:
             for i in group:
                 if found[i].role == "required":
-                    found[i].role, found[i].why = "preferred", "either-or"
+                    found[i].role = "preferred"
             quoted = _squash(text[found[group[0]].start : found[group[-1]].end])
             notes.add(f"'{quoted}' are alternatives: made preferred ({', '.join(skills)})")
 
@@ -748,17 +748,26 @@ def _alternatives(text: str, found: list[_Found], notes: _Notes) -> None:
 def _boilerplate(text: str, found: list[_Found], zones: list[_Zone], cues: RequestCues) -> None:
     """Skills in company blurb or benefits sentences of unlabelled text are no requirement."""
     starts = [z.start for z in zones]
+    blurb = _Blurb(text, cues)
     for item in found:
-        zone = zones[bisect_right(starts, item.start) - 1]
-        if zone.explicit:
-            continue
-        left = max(
-            (m.end() for m in _CLAUSE_BREAK.finditer(text, zone.start, item.start)),
-            default=zone.start,
-        )
-        stop = _CLAUSE_BREAK.search(text, item.end, zone.end)
-        if cues.boilerplate.search(text, left, stop.start() if stop else zone.end):
+        if blurb.at(item.start, zones[bisect_right(starts, item.start) - 1]):
             item.role = "ignored"
+
+
+class _Blurb:
+    """Whether a place in unlabelled text stands in a company-blurb or benefits sentence."""
+
+    def __init__(self, text: str, cues: RequestCues):
+        self.text, self.cues = text, cues
+        self.breaks = [m.end() for m in _CLAUSE_BREAK.finditer(text)]
+
+    def at(self, position: int, zone: _Zone) -> bool:
+        if zone.explicit:
+            return False
+        index = bisect_right(self.breaks, position)
+        left = max(self.breaks[index - 1] if index else 0, zone.start)
+        right = min(self.breaks[index] if index < len(self.breaks) else len(self.text), zone.end)
+        return bool(self.cues.boilerplate.search(self.text, left, right))
 
 
 # -- 4. levels and years ----------------------------------------------------------------------
@@ -767,7 +776,8 @@ def _boilerplate(text: str, found: list[_Found], zones: list[_Zone], cues: Reque
 def _levels(
     text: str, zones: list[_Zone], roles: dict[int, Role], found: list[_Found], cues: RequestCues
 ) -> tuple[list[ExperienceLevel], list[str]]:
-    spans = [(f.start, f.end) for f in found]
+    """Levels named in the text, in band order, and where each was read."""
+    skills = _SpanSet((f.start, f.end) for f in found)  # "Lead Generation" is no level
     seen: dict[ExperienceLevel, str] = {}
     for index, zone in enumerate(zones):
         if roles[index] == "ignored":
@@ -775,7 +785,7 @@ def _levels(
         patterns = cues.query_levels if zone.kind in ("query", "title") else cues.document_levels
         for level, pattern in patterns:
             for match in pattern.finditer(text, zone.start, zone.end):
-                if not any(s < match.end() and match.start() < e for s, e in spans):
+                if not skills.overlaps(match.start(), match.end()):
                     seen.setdefault(level, match.group())
     levels = [level for level in _LEVEL_ORDER if level in seen]
     return levels, [f"'{_squash(seen[level])}' read as level {level.value}" for level in levels]
@@ -794,13 +804,18 @@ def _years(
     """Experience figures in the zones that ask for something, with whether they are preferences."""
     segments = _Clauses(text, zones, cues, _COMMA_BREAK)
     preferring = [c for c in rule_cues if c.rule.category == "preferred"]
+    blurb = _Blurb(text, cues)
     out = []
     for index, zone in enumerate(zones):
         if roles[index] not in ("required", "preferred"):
             continue
         for match in cues.years.finditer(text, zone.start, zone.end):
-            if cues.years_not_after.match(text, match.end()) or cues.years_not_before.search(
-                text, max(zone.start, match.start() - 40), match.start()
+            if (
+                cues.years_not_after.match(text, match.end())
+                or cues.years_not_before.search(
+                    text, max(zone.start, match.start() - 40), match.start()
+                )
+                or blurb.at(match.start(), zone)
             ):
                 continue
             segment = segments.of(match.start())
@@ -939,7 +954,7 @@ def parse_request_text(text: str, vocabulary: Vocabulary) -> ParsedRequest:
         notes.add(note)
     minimum = _min_years(_years(text, zones, roles, cues, rule_cues), levels, notes)
     for zone in zones:
-        if zone.kind == "ignored" and zone.heading:
+        if zone.kind == "ignored" and zone.heading and not zone.inline:
             notes.add(f"skipped '{_squash(zone.heading)}'")
     asked = {*result.required, *result.preferred}
     excluded = [f.skill for f in found if query and f.role == "excluded" and f.skill not in asked]
