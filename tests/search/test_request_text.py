@@ -100,6 +100,7 @@ QUERIES = [
     Case("at least 3 years of Python, ideally Django", ["Python"], ["Django"], min_years=3),
     Case("python developer, 3+ years, ideally 8+ years", ["Python"], min_years=3),
     Case("junior java developer, up to 2 years", ["Java"], levels=[JUNIOR]),
+    Case("java developer, 500 years", ["Java"]),
     # professions and their broad skills
     Case("HR manager with payroll experience", ["Human Resources Management", "Payroll"]),
     Case("software engineer", ["Software Engineering"]),

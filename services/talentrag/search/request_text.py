@@ -791,6 +791,9 @@ def _levels(
     return levels, [f"'{_squash(seen[level])}' read as level {level.value}" for level in levels]
 
 
+_MAX_YEARS = 50  # a longer "experience" is a typo or the company's age, not a requirement
+
+
 @dataclass(frozen=True)
 class _Years:
     low: float
@@ -828,7 +831,9 @@ def _years(
                 )
                 for c in preferring
             )
-            out.append(_Years(number_value(match.group("low")), match.group().strip(), preferred))
+            low = number_value(match.group("low"))
+            if 0 < low <= _MAX_YEARS:
+                out.append(_Years(low, match.group().strip(), preferred))
     return out
 
 
