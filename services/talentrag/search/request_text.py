@@ -489,6 +489,7 @@ class _Found:
     written: str
     profession: _Profession | None = None
     role: Role = "required"
+    cue: str = ""  # the cue that changed the role, for the notes
 
 
 def _recased(text: str, vocabulary: Vocabulary) -> str:
@@ -699,24 +700,15 @@ def _list_run(text: str, found: list[_Found], side: list[int], backward: bool) -
     return run
 
 
-def _apply_cues(
-    text: str, found: list[_Found], cues: list[_Cue], clauses: _Clauses, notes: _Notes
-) -> None:
+def _apply_cues(text: str, found: list[_Found], cues: list[_Cue], clauses: _Clauses) -> None:
     """Preferred and excluded cues change the role of the skills they govern."""
     for cue in sorted(cues, key=lambda c: c.rule.category == "excluded"):
-        governed = [i for i in _governed(text, cue, found, clauses) if found[i].role != "ignored"]
-        changed = []
-        for i in governed:
+        for i in _governed(text, cue, found, clauses):
             item = found[i]
             if cue.rule.category == "excluded" and item.role in ("required", "preferred"):
-                item.role = "excluded"
-                changed.append(item.skill)
+                item.role, item.cue = "excluded", _squash(cue.text)
             elif cue.rule.category == "preferred" and item.role == "required":
-                item.role = "preferred"
-                changed.append(item.skill)
-        if changed:
-            verb = "ruled out" if cue.rule.category == "excluded" else "made preferred"
-            notes.add(f"'{_squash(cue.text)}' {verb}: {', '.join(dict.fromkeys(changed))}")
+                item.role, item.cue = "preferred", _squash(cue.text)
 
 
 def _alternatives(text: str, found: list[_Found], notes: _Notes) -> None:
@@ -891,6 +883,7 @@ def _collect(found: list[_Found], zones: list[_Zone], notes: _Notes) -> _Result:
         else:
             result.preferred.append(item.skill)
     asked = set(result.required) | set(result.preferred)
+    _cue_notes(found, result, notes)
     words: dict[str, dict[str, str]] = {}
     for item in found:
         if item.profession is not None and item.role in ("required", "preferred"):
@@ -911,6 +904,20 @@ def _collect(found: list[_Found], zones: list[_Zone], notes: _Notes) -> _Result:
         listed = ", ".join(dict.fromkeys(skills))
         notes.add(f"named only under '{_squash(heading)}', not asked for: {listed}")
     return result
+
+
+def _cue_notes(found: list[_Found], result: _Result, notes: _Notes) -> None:
+    """What each cue did, for the skills whose final role it decided."""
+    changed: dict[tuple[str, str], list[str]] = {}
+    for item in found:
+        if not item.cue:
+            continue
+        if item.role == "preferred" and item.skill in result.preferred:
+            changed.setdefault((item.cue, "made preferred"), []).append(item.skill)
+        elif item.role == "excluded" and item.skill not in result.required + result.preferred:
+            changed.setdefault((item.cue, "ruled out"), []).append(item.skill)
+    for (cue, verb), skills in changed.items():
+        notes.add(f"'{cue}' {verb}: {', '.join(dict.fromkeys(skills))}")
 
 
 def _min_years(years: list[_Years], levels: list[ExperienceLevel], notes: _Notes) -> float | None:
@@ -950,7 +957,7 @@ def parse_request_text(text: str, vocabulary: Vocabulary) -> ParsedRequest:
     _boilerplate(text, found, zones, cues)
     active = merge_intervals([(z.start, z.end) for i, z in enumerate(zones) if roles[i] in _ASKING])
     rule_cues = _find_cues(text, found, cues, active)
-    _apply_cues(text, found, rule_cues, _Clauses(text, zones, cues, _CLAUSE_BREAK), notes)
+    _apply_cues(text, found, rule_cues, _Clauses(text, zones, cues, _CLAUSE_BREAK))
     _alternatives(text, found, notes)
     _drop_alone_professions(found, vocabulary, notes)
     result = _collect(found, zones, notes)
