@@ -265,6 +265,14 @@ def test_minimum_and_preferred_qualifications(vocabulary: Vocabulary) -> None:
     assert parsed.experience_levels == []
 
 
+def test_a_long_line_is_a_pasted_job_description(vocabulary: Vocabulary) -> None:
+    one_line = " ".join(PROSE_JD.split())
+    assert len(one_line) > 300
+    parsed = parse_request_text(one_line, vocabulary)
+    # read as a document: the benefits sentence gives no Python
+    assert _outcome(parsed) == (["Java", "Spring Boot"], ["Kotlin"], [MID], 3)
+
+
 def test_level_words_in_a_documents_body_need_a_level_phrase(vocabulary: Vocabulary) -> None:
     text = """\
 Data Analyst

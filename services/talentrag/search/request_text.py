@@ -6,7 +6,7 @@ cue words are data (``data/request_cues.yaml``, validated on load).
 
 How it reads a text:
 
-1. **Layout.** A text without a line break is a query: all of it is a skill context,
+1. **Layout.** One short line (up to 300 characters) is a query: all of it is a skill context,
    level words count anywhere, and lower-case spellings ("go", "excel") count as the
    skill. A longer text is a document: headings ("Requirements", "Nice to have",
    "What we offer") and labels opening a line or sentence ("Preferred: Kafka") split it
@@ -938,6 +938,10 @@ def _min_years(years: list[_Years], levels: list[ExperienceLevel], notes: _Notes
     return minimum
 
 
+# A longer text on one line is a job description pasted without its line breaks.
+_QUERY_CHARS = 300
+
+
 def parse_request_text(text: str, vocabulary: Vocabulary) -> ParsedRequest:
     """Required and preferred skills, levels and minimum years asked for by ``text``.
 
@@ -946,7 +950,7 @@ def parse_request_text(text: str, vocabulary: Vocabulary) -> ParsedRequest:
     """
     cues = default_request_cues()
     text = clean_text(text)
-    query = "\n" not in text.strip()
+    query = "\n" not in text.strip() and len(text) <= _QUERY_CHARS
     zones = _layout(text, vocabulary, cues, query)
     found = _skills(text, zones, vocabulary, cues, query)
     roles = _zone_roles(zones, found)
