@@ -129,7 +129,10 @@ async def test_a_new_vocabulary_reaches_stored_cvs_through_reindex(tmp_path: Pat
     cvs = {i: CVS[i] for i in ("ada", "bea")}
     async with opened(tmp_path / "kb", old) as kb:
         await _ingest(kb, cvs, ada="Ada King (ATS name)")
-        assert (await kb.store.get("default", "bea")).skill_names() == ["AutoCAD"]
+        assert (await kb.store.get("default", "bea")).skill_names() == [
+            "AutoCAD",
+            "Mechanical Engineering",
+        ]
 
     async with opened(tmp_path / "kb", new) as kb:
         assert await kb.ingestor.stale_count("default") == 2

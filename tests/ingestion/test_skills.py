@@ -258,3 +258,56 @@ def test_a_course_cue_makes_a_mention_course_only(vocabulary: Vocabulary):
     }
     assert held["Docker"] is SkillStrength.COURSE
     assert held["React"] is SkillStrength.ROLE
+
+
+@pytest.mark.parametrize(
+    ("text", "held", "not_held"),
+    [
+        ("LANGUAGES KNOWN\nTamil, English, Hindi\n", {"Tamil", "English", "Hindi"}, set()),
+        (
+            "PERSONAL DETAILS\nDate of Birth: 09-11-2000 | Languages Known: Tamil, English | "
+            "Nationality: Indian\n",
+            {"Tamil", "English"},
+            set(),
+        ),
+        (
+            "PERSONAL SKILLS\nMother tongue: Polish\n• English: C2 / C2 / C1\n"
+            "German    B1    B2    A2\n",
+            {"Polish", "English", "German"},
+            set(),
+        ),
+        ("Languages\nArabic (Native or Bilingual)\n", {"Arabic"}, {"Bilingual"}),
+        ("Sold to a Polish retailer and a Chinese distributor.", set(), {"Polish", "Mandarin"}),
+    ],
+    ids=["section", "labelled-field", "europass", "linkedin-level", "nationality-in-prose"],
+)
+def test_spoken_languages_count_in_language_lists(vocabulary: Vocabulary, text, held, not_held):
+    found = _held(text, vocabulary)
+    assert held <= found
+    assert not not_held & found
+
+
+@pytest.mark.parametrize(
+    ("text", "not_held"),
+    [
+        ("SOFTWARE\nAutoCAD, Revit\n", "software"),  # a heading names a list
+        ("SKILL DETAILS\nAngular - Experience - Less than 1 year months\n", "LESS"),
+        ("Class XII (W.B.C.H.S.E.) – 2006", "Weights & Biases"),
+        ("SSC (2018) - Board of Secondary Education Telangana - 9.5 GPA", "Secondary Education"),
+        ("Prize of the Society for Medical Informatics and Epidemiology", "medical informatics"),
+        ("Approved Electrician | 18th Edition | ECS Gold Card", "Amazon ECS"),
+        ("AWS D1.1 certified (3G/4G), ASME Section IX 6G pipe.", "AWS"),
+        ("Wrote unit test cases using xUnit and Moq.", "Test Planning"),
+        ("Automated daily stock reconciliation with a pandas script.", "Account Reconciliation"),
+    ],
+)
+def test_names_headings_and_other_meanings_are_no_skills(
+    vocabulary: Vocabulary, text: str, not_held: str
+):
+    assert not_held not in _held(text, vocabulary)
+
+
+def test_a_lower_case_spelling_counts_as_a_whole_list_item(vocabulary: Vocabulary):
+    assert "Microsoft Excel" in _held("SKILLS\nword, excel, powerpoint\n", vocabulary)
+    assert "Microsoft Excel" in _held("Prepared test cases in excel sheets.", vocabulary)
+    assert "LESS" not in _held("Python - Experience - Less than 1 year", vocabulary)

@@ -2,7 +2,8 @@
 
 Truth written by reading the CVs below: only Mira's CV names Zemax OpticStudio (Tom
 mentions optics but not the tool); Ana is an ICU nurse and Ben a ward nurse (both are
-nursing), Carl a chef.
+nursing, and their titles say so), Dee does critical care nursing under a title that does
+not name it, Carl is a chef.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ CVS = {
     "Critical care nursing for ventilated patients; medication administration.\n",
     "ben": "Ben Ode\nRegistered Nurse, general surgical ward, 2020 - present\n"
     "Wound care and post-operative observations.\n",
+    "dee": "Dee Park\nIntensive care unit team member, Royal Infirmary, 2019 - present\n"
+    "Critical care nursing: medication administration, proning and arterial lines.\n",
     "carl": "Carl Lind\nHead Chef, 2016 - present\nMenu design, food safety and kitchen management.\n",
 }
 
@@ -45,10 +48,11 @@ async def test_a_skill_outside_the_vocabulary_is_found_in_the_cv_text(kb: Knowle
 
 async def test_a_broad_term_finds_its_family(kb: KnowledgeBase):
     answer = await _search(kb, "Nursing")
-    assert {c.candidate_id for c in answer.candidates} == {"ana", "ben"}
-    for candidate in answer.candidates:
-        (match,) = candidate.skill_matches
-        assert match.kind is MatchKind.NARROWER and match.skill != "Nursing"
+    assert {c.candidate_id for c in answer.candidates} == {"ana", "ben", "dee"}
+    matches = {c.candidate_id: c.skill_matches[0] for c in answer.candidates}
+    assert matches["dee"].kind is MatchKind.NARROWER and matches["dee"].skill != "Nursing"
+    for titled in ("ana", "ben"):  # "Staff Nurse", "Registered Nurse": the title names it
+        assert (matches[titled].skill, matches[titled].status) == ("Nursing", "matched")
     (resolved,) = answer.resolved_skills
     assert (resolved.skill, resolved.how) == ("Nursing", MatchKind.EXACT)
     assert resolved.accepts > 10 and resolved.found_in_text == 0

@@ -354,6 +354,7 @@ def test_truth_records_are_complete(corpus: Corpus) -> None:
     for record in cvs(records):
         assert 4 <= len(record["skills"]) <= 14
         assert record["skills"] == sorted(record["skills"])
+        assert record["languages"] == sorted(record["languages"])
         assert not set(record["skills"]) & set(record["mentioned_not_held"])
         assert record["roles"]
 

@@ -77,6 +77,7 @@ class CueFile(BaseModel):
     list_connectors: list[str] = Field(min_length=1)
     pseudo: list[str] = Field(default_factory=list)
     skill_context: SkillContextSpec
+    proficiency: list[str] = Field(min_length=1)
     org_words: list[str] = Field(min_length=1)
     rules: list[CueRule] = Field(min_length=1)
 
@@ -109,8 +110,10 @@ class ContextCues:
     connectors: frozenset[str]
     context_before: re.Pattern[str]
     context_after: re.Pattern[str]
+    proficiency_after: re.Pattern[str]
     org_words: frozenset[str]
     org_after: re.Pattern[str]
+    org_before: re.Pattern[str]
 
     def find(self, text: str) -> list[Cue]:
         """Every trigger in ``text`` outside the pseudo-trigger spans, by end offset."""
@@ -167,6 +170,7 @@ def _problems(spec: CueFile) -> list[str]:
         "pseudo": spec.pseudo,
         "skill_context.before": spec.skill_context.before,
         "skill_context.after": spec.skill_context.after,
+        "proficiency": spec.proficiency,
     }
     lists.update({f"rules[{i}].triggers": r.triggers for i, r in enumerate(spec.rules)})
     for where, phrases in lists.items():
@@ -199,11 +203,21 @@ def compile_cues(spec: CueFile) -> ContextCues:
         context_after=re.compile(
             rf"[\s-]*(?:{_phrases(spec.skill_context.after)}){_END}", re.IGNORECASE
         ),
+        # "English: C2 / C2", "German  B1  B2", "Spanish - fluent"
+        proficiency_after=re.compile(
+            rf"[ \t]*[:\-–(]?[ \t]*(?:{_phrases(spec.proficiency)}){_END}", re.IGNORECASE
+        ),
         org_words=frozenset(w.casefold() for w in spec.org_words),
         # up to four capitalised words, then an organisation word: "IPS Academy",
         # "A C Patil College", "Kaveri AI Labs"
         org_after=re.compile(
             rf"(?:[ \t]+[A-Z][\w&'.-]*){{0,4}}?[ \t]+(?i:{_phrases(spec.org_words)})(?!\w)"
+        ),
+        # an organisation word, "of" or "for", then capitalised words up to the skill:
+        # "Board of Secondary Education", "Society for Medical Informatics, Biometry"
+        org_before=re.compile(
+            rf"(?<!\w)(?i:{_phrases(spec.org_words)})[ \t]+(?:of|for)[ \t]+(?:the[ \t]+)?"
+            r"(?:[A-Z][\w&'.-]*,?[ \t]+(?:(?:and|&)[ \t]+)?){0,4}$"
         ),
     )
 

@@ -38,6 +38,7 @@ _EMBEDDED_HEADING = re.compile(
 )
 _CAPS_RUN = re.compile(r"[A-Z]{4}")
 _INLINE_LABEL = re.compile(r"^\s*[*_]*([A-Za-z &/]{3,40}?)[*_]*\s*:\s*\S")
+_FIELD_SEPARATOR = re.compile(r"[ \t]+[|·•][ \t]+")
 _MARKDOWN_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _NAME_LINE = re.compile(r"^[A-ZÀ-Þ][\w'’.-]*(?:\s+[A-ZÀ-Þ][\w'’.-]*){1,3}$")
 # "Name: ...", "Full name - ...", Europass's "Surname / First name: Bianchi Marco"
@@ -128,6 +129,20 @@ def _inline_label(line: str) -> str | None:
     return _section_kind(match.group(1)) if match else None
 
 
+def _labelled_fields(start: int, line: str) -> list[tuple[int, int, str, str]]:
+    """'Date of Birth: 09-11-2000 | Languages Known: Tamil, English | Nationality: Indian':
+    each field whose label names a section is a one-field section of its own."""
+    breaks = []
+    edges = [0, *(e for m in _FIELD_SEPARATOR.finditer(line) for e in m.span()), len(line)]
+    for field_start, field_end in zip(edges[::2], edges[1::2], strict=True):
+        field = line[field_start:field_end]
+        kind = _inline_label(field)
+        if kind is not None:
+            label = field.split(":", 1)[0].strip(" *_")
+            breaks.append((start + field_start, start + field_end, f"inline:{kind}", label))
+    return breaks
+
+
 def _breaks(start: int, line: str) -> list[tuple[int, int, str, str]]:
     """Where sections start on one line: (offset, heading end, kind, heading)."""
     found = _heading_kind(line)
@@ -138,6 +153,8 @@ def _breaks(start: int, line: str) -> list[tuple[int, int, str, str]]:
     if inline is not None:
         end = start + len(line)
         breaks.append((start, end, f"inline:{inline}", line.split(":", 1)[0].strip(" *_")))
+    elif _INLINE_LABEL.match(line) and _FIELD_SEPARATOR.search(line):
+        breaks.extend(_labelled_fields(start, line))
     for match in _EMBEDDED_HEADING.finditer(line) if _CAPS_RUN.search(line) else ():
         kind = _section_kind(match.group(1))
         if kind and not (inline and match.start() < len(line.split(":", 1)[0])):

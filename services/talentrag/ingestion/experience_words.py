@@ -42,6 +42,7 @@ class ExperienceWords(BaseModel):
     related_fields: list[Words]
     document_title_words: Words = Field(min_length=1)
     post_nominals: Words = Field(min_length=1)
+    title_skills: dict[str, Words] = Field(min_length=1)
 
     @field_validator("months")
     @classmethod
@@ -57,6 +58,14 @@ class ExperienceWords(BaseModel):
         if empty:
             raise ValueError(f"section kinds without heading words: {empty}")
         return sections
+
+    @field_validator("title_skills")
+    @classmethod
+    def _titles_for_each(cls, title_skills: dict[str, Words]) -> dict[str, Words]:
+        empty = [skill for skill, words in title_skills.items() if not words]
+        if empty:
+            raise ValueError(f"title_skills without title words: {empty}")
+        return title_skills
 
     def month_table(self) -> dict[str, int]:
         """Every month spelling (case-folded) and the month it names."""

@@ -177,7 +177,7 @@ def _ambiguous(surface: Surface, key: tuple[str, ...]) -> bool:
 
 def _acronym(mention: Mention) -> bool:
     """An alias written as a short acronym (IPS, ECS): it may be a company's initials."""
-    letters = mention.surface
+    letters = re.sub(r"[^\w]", "", mention.surface)  # "W.B", "W&B"
     return mention.is_alias and len(letters) <= _ACRONYM and letters.isalpha() and letters.isupper()
 
 
@@ -213,12 +213,17 @@ class _Sections:
             return self.items[index]
         return None
 
+    def in_heading(self, position: int) -> bool:
+        """True inside a section's heading line ("SOFTWARE", "Teaching")."""
+        section = self.at(position)
+        return section is not None and position < getattr(section, "body", section.start)
+
     def kind_at(self, position: int) -> str | None:
         section = self.at(position)
         return section.kind if section else None
 
     def lists_skills(self, position: int) -> bool:
-        """A skills section (a languages section is not: see the report on issue 11)."""
+        """A skills section; a languages section is one (``experience.yaml`` headings)."""
         return self.kind_at(position) == "skills"
 
 
@@ -258,8 +263,19 @@ def _web_address(text: str, mention: Mention) -> bool:
     )
 
 
-def _veto(text: str, mention: Mention, cues: ContextCues) -> str | None:
-    """Why an ambiguous mention can never be a skill here, if it cannot."""
+def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -> str | None:
+    """Why a mention can never be a skill here, if it cannot: a web address, a section's
+    heading, an organisation's name; for a short or everyday name, also an abbreviation."""
+    if _web_address(text, mention):
+        return "web_address"
+    if sections.in_heading(mention.start):
+        return "no_skill_context"  # "SOFTWARE" heads a list; it is no item of it
+    line_start = text.rfind("\n", 0, mention.start) + 1
+    before = text[max(line_start, mention.start - 80) : mention.start]
+    if text[mention.start].isupper() and cues.org_before.search(before):
+        return "employer_or_school_name"
+    if not (mention.ambiguous or _acronym(mention)):
+        return None
     if mention.surface.casefold() in cues.org_words or cues.org_after.match(text, mention.end):
         return "employer_or_school_name"
     if _abbreviation(text, mention.start, mention.end):
@@ -283,14 +299,7 @@ def _screen(
     text: str, candidates: list[Mention], sections: _Sections, cues: ContextCues
 ) -> tuple[list[Mention], list[tuple[Mention, str]]]:
     """Keep the mentions that are skills here; reject the rest with a reason."""
-    vetoes = [
-        "web_address"
-        if _web_address(text, c)
-        else _veto(text, c, cues)
-        if c.ambiguous or _acronym(c)
-        else None
-        for c in candidates
-    ]
+    vetoes = [_veto(text, c, sections, cues) for c in candidates]
     accepted: list[Mention] = []
     rejected: list[tuple[Mention, str]] = []
     for index, mention in enumerate(candidates):
@@ -317,13 +326,21 @@ def _context_problem(
     mention = candidates[index]
     in_skills = sections.lists_skills(mention.start)
     if mention.needs_context:
+        if not in_skills:
+            return "no_skill_context"
+        if cues.proficiency_after.match(text, mention.end):  # "English: C2", "German  B1"
+            return None
         whole = _whole_item(text, mention.start, mention.end)
-        return (
-            None if in_skills and whole and not _in_label(text, mention.end) else "no_skill_context"
-        )
+        return None if whole and not _in_label(text, mention.end) else "no_skill_context"
     if not mention.as_written and len(mention.surface) <= _SHORT:
         return "no_skill_context"
-    if in_skills or _listed_with_skills(text, candidates, vetoes, index, cues):
+    if _bracketed(text, mention.start) and cues.proficiency_after.fullmatch(mention.surface):
+        return "no_skill_context"  # a level: "Arabic (Native or Bilingual)"
+    # another case than the vocabulary's counts in a skills list only as a whole item:
+    # "Word, excel" is Excel; "Less than 1 year" is no LESS
+    if in_skills and (mention.as_written or _whole_item(text, mention.start, mention.end)):
+        return None
+    if _listed_with_skills(text, candidates, vetoes, index, cues):
         return None
     line_start = text.rfind("\n", 0, mention.start) + 1
     window = text[max(line_start, mention.start - 80) : mention.start]
@@ -335,6 +352,12 @@ def _context_problem(
 # "(learning)" after a skill is no item of its own; "English (C1)" is one
 _ITEM_EDGE = re.compile(r"[,;|•·:/)\[\]\n–—]")
 _ITEM_EDGE_AFTER = re.compile(r"[,;|•·:/(\[\]\n–—]")
+
+
+def _bracketed(text: str, position: int) -> bool:
+    """True when ``position`` is inside an open bracket on its line."""
+    line = text[text.rfind("\n", 0, position) + 1 : position]
+    return line.rfind("(") > line.rfind(")")
 
 
 def _whole_item(text: str, start: int, end: int) -> bool:
@@ -643,7 +666,7 @@ def extract_skills(
         evidence.strength = strength
         _add_held(held, vocabulary, mention, evidence, strength)
         positions.setdefault(mention.skill, []).append(mention.start)
-    _add_implied(held, vocabulary)
+    add_implied(held, vocabulary)
     rejected_only = [r for skill, r in rejected.items() if skill not in held]
     return SkillExtraction(
         held=sorted(held.values(), key=lambda h: h.skill),
@@ -712,17 +735,18 @@ def _add_held(
         current.kind, current.confidence = kind, HELD_CONFIDENCE[kind]
         current.surface = mention.surface
     if all(e.start != evidence.start for e in current.evidence):
-        current.evidence = _strongest_first([*current.evidence, evidence])[:MAX_EVIDENCE]
+        current.evidence = strongest_first([*current.evidence, evidence])[:MAX_EVIDENCE]
 
 
-def _strongest_first(passages: list[Evidence]) -> list[Evidence]:
+def strongest_first(passages: list[Evidence]) -> list[Evidence]:
     """Passages from roles before skills lists, summaries and courses; then in text order."""
     return sorted(
         passages, key=lambda e: (-STRENGTH_RANK[e.strength] if e.strength else 0, e.start)
     )
 
 
-def _add_implied(held: dict[str, HeldSkill], vocabulary: Vocabulary) -> None:
+def add_implied(held: dict[str, HeldSkill], vocabulary: Vocabulary) -> None:
+    """Hold what the vocabulary says each held skill implies (Docker -> Containerization)."""
     for explicit in list(held.values()):
         for implied in vocabulary.implied_closure[explicit.skill]:
             current = held.get(implied)

@@ -6,7 +6,8 @@ docs/vocabulary.md, so recruiters can extend it without touching code. Loading
 validates everything and reports each problem with the skill it concerns.
 
 Merging a generated file never overrides the curated one: a generated skill whose name
-is a curated spelling is left out, and a generated alias that is a curated spelling, a
+is a curated spelling, or whose ESCO id a curated skill names (the curated one replaces
+it), is left out, and a generated alias that is a curated spelling, a
 generated name, or claimed by two generated skills is dropped (never re-pointed).
 """
 
@@ -52,7 +53,7 @@ class CategorySpec(BaseModel):
 
 # Changes whenever a loader rule changes what a vocabulary file means (merging, dropping),
 # so ``Vocabulary.version`` changes with it even when no data file did.
-LOADER_RULES = "2"
+LOADER_RULES = "3"  # 3: a curated skill naming an ESCO id replaces that concept
 
 
 class SkillSpec(BaseModel):
@@ -345,7 +346,12 @@ def _generated_problems(generated: GeneratedFile, curated: VocabularyFile) -> It
 def _merge(skills: dict[str, SkillSpec], generated: list[SkillSpec]) -> tuple[list[SkillSpec], int]:
     """The generated skills that fit beside ``skills``, and how many aliases were dropped."""
     taken = {token_key(t) for spec in skills.values() for t in [spec.name, *spec.aliases]}
-    kept = [spec for spec in generated if token_key(spec.name) not in taken]
+    replaced = {spec.esco for spec in skills.values() if spec.esco}
+    kept = [
+        spec
+        for spec in generated
+        if token_key(spec.name) not in taken and (spec.esco is None or spec.esco not in replaced)
+    ]
     names = {token_key(spec.name) for spec in kept}
     claims = Counter(
         key

@@ -40,8 +40,9 @@ def make_cv(tables: Tables, seed: int, index: int, as_of: date) -> tuple[str, st
         if not clear_of_thresholds(plan.career.years):
             continue
         layout = rng.choice(tuple(LAYOUTS))
-        text = RENDERERS[layout](SectionWriter(plan).write(), rng)
-        return LAYOUTS[layout], text, {**plan.truth(), "layout": layout}
+        doc = SectionWriter(plan).write()
+        text = RENDERERS[layout](doc, rng)
+        return LAYOUTS[layout], text, {**plan.truth(), "languages": doc.spoken(), "layout": layout}
     raise RuntimeError(f"CV {index}: no career clear of the level thresholds")
 
 

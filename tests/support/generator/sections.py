@@ -44,9 +44,13 @@ class CvDoc:
     education: list[tuple[str, str, str]]
     certifications: list[str]
     projects: list[str]
-    languages: list[str]
+    languages: list[str]  # "Spanish (B2)"
     interests: list[str]
     headings: dict[str, str]
+
+    def spoken(self) -> list[str]:
+        """The spoken languages written, by name: held skills the truth records apart."""
+        return sorted(language.split(" (", 1)[0] for language in self.languages)
 
 
 class SectionWriter:

@@ -1,0 +1,103 @@
+"""The profession a role's title names is a skill its holder practised.
+
+"Staff Nurse", "Head Chef", "Senior Accountant": a CV rarely lists Nursing, Cooking or
+Accounting among its skills, yet that is what a recruiter searches for. A role in the
+CV's own experience (never its education) whose title holds one of the words in
+``experience.yaml``'s ``title_skills`` shows the skill at the strength of a role, with
+the title line as evidence.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from talentrag.domain import STRENGTH_RANK, Evidence, HeldSkill, MatchKind, Role, SkillStrength
+from talentrag.ingestion.experience_words import alternation, experience_words
+from talentrag.ingestion.skills import (
+    SkillExtraction,
+    add_implied,
+    evidence_span,
+    sentence_span,
+    strongest_first,
+)
+from talentrag.policy.credits import HELD_CONFIDENCE
+from talentrag.policy.limits import MAX_EVIDENCE
+from talentrag.vocabulary.vocabulary import Vocabulary
+
+
+@cache
+def _title_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple(
+        (skill, re.compile(rf"(?<!\w)(?:{alternation(words)})(?!\w)", re.IGNORECASE))
+        for skill, words in experience_words().title_skills.items()
+    )
+
+
+def _title_mentions(role: Role, text: str) -> list[tuple[str, int, int]]:
+    """(skill, start, end) of each profession the role's title names, found in its text."""
+    if role.kind == "education" or role.block_start is None or role.block_end is None:
+        return []
+    found = []
+    for skill, pattern in _title_patterns():
+        if pattern.search(role.title) and (
+            where := pattern.search(text, role.block_start, role.block_end)
+        ):
+            found.append((skill, where.start(), where.end()))
+    return found
+
+
+def add_title_skills(
+    extraction: SkillExtraction,
+    roles: list[Role],
+    text: str,
+    vocabulary: Vocabulary,
+    source_file: str,
+) -> None:
+    """Hold the professions the roles' titles name (skills the vocabulary lacks are
+    ignored: a custom vocabulary need not have them)."""
+    held = {h.skill: h for h in extraction.held}
+    for role in roles:
+        for skill, start, end in _title_mentions(role, text):
+            if skill not in vocabulary.skills:
+                continue
+            span = evidence_span(text, (start, end), sentence_span(text, start, end))
+            evidence = Evidence(
+                text=text[span[0] : span[1]],
+                source_file=source_file,
+                start=span[0],
+                end=span[1],
+                skill=skill,
+                strength=SkillStrength.ROLE,
+            )
+            _hold(held, vocabulary, skill, text[start:end], evidence)
+            extraction.positions.setdefault(skill, []).append(start)
+    add_implied(held, vocabulary)
+    extraction.held = sorted(held.values(), key=lambda h: h.skill)
+    extraction.rejected = [r for r in extraction.rejected if r.skill not in held]
+
+
+def _hold(
+    held: dict[str, HeldSkill], vocabulary: Vocabulary, skill: str, surface: str, proof: Evidence
+) -> None:
+    current = held.get(skill)
+    if current is None or current.kind is MatchKind.IMPLIED:
+        held[skill] = HeldSkill(
+            skill=skill,
+            category=vocabulary.skills[skill].category,
+            kind=MatchKind.ALIAS,
+            confidence=HELD_CONFIDENCE[MatchKind.ALIAS],
+            surface=surface,
+            mentions=1,
+            evidence=[proof],
+            strength=SkillStrength.ROLE,
+        )
+        return
+    current.mentions += 1
+    if (
+        current.strength is None
+        or STRENGTH_RANK[SkillStrength.ROLE] > STRENGTH_RANK[current.strength]
+    ):
+        current.strength = SkillStrength.ROLE
+    if all(e.start != proof.start for e in current.evidence):
+        current.evidence = strongest_first([*current.evidence, proof])[:MAX_EVIDENCE]
