@@ -8,8 +8,11 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import yaml
+
+from talentrag.gateways.lightrag_postgres import POSTGRES_STORAGES
 
 COMPOSE = Path(__file__).parents[2] / "compose"
 
@@ -74,10 +77,24 @@ def test_stack_is_wired_as_documented():
     assert "talentrag:*" in json.loads(talentrag["TALENTRAG_MCP_ALLOWED_HOSTS"])
     lightrag = services["lightrag"]["environment"]
     assert lightrag["EMBEDDING_BINDING_HOST"] == "http://talentrag:8000/v1"
-    for kind in ("KV", "VECTOR", "GRAPH", "DOC_STATUS"):  # both sides share PostgreSQL storage
-        assert (
-            talentrag[f"TALENTRAG_LIGHTRAG_{kind}_STORAGE"] == lightrag[f"LIGHTRAG_{kind}_STORAGE"]
-        )
+    # one database for talentrag's store and LightRAG's storages, which the server reads too
+    database = urlsplit(talentrag["TALENTRAG_DATABASE_URL"])
+    postgres = services["postgres"]["environment"]
+    assert (database.hostname, database.port, database.path) == (
+        lightrag["POSTGRES_HOST"],
+        int(lightrag["POSTGRES_PORT"]),
+        f"/{lightrag['POSTGRES_DATABASE']}",
+    )
+    assert (database.username, database.password) == (
+        postgres["POSTGRES_USER"],
+        postgres["POSTGRES_PASSWORD"],
+    )
+    assert lightrag["POSTGRES_DATABASE"] == postgres["POSTGRES_DB"]
+    assert {
+        kind: lightrag[f"LIGHTRAG_{kind.upper()}"] for kind in POSTGRES_STORAGES
+    } == POSTGRES_STORAGES
+    assert lightrag["WORKSPACE"] == "default"  # talentrag's workspace for tenant "default"
+    assert services["talentrag"]["command"] == ["--workers", "2"]  # replicas on one database
 
 
 def test_image_files():
