@@ -92,3 +92,28 @@ async def test_the_embedded_job_store_is_not_shared(store: CandidateStore) -> No
         await jobs.create_schema()
         await jobs.create("t", [JobItem(ItemKind.TEXT, "x", b"x", "x")], DocumentType.CV)
         assert await jobs.claim(30) is None  # one writer process runs its own queue
+
+
+async def test_a_killed_command_line_run_reads_interrupted_and_is_never_taken_over(
+    postgres_url: str,
+) -> None:
+    """A CLI run holds a lease while it runs; killed, its lease runs out: any replica then
+    reports it interrupted, and none claims it (its files are on another machine)."""
+    import asyncio
+
+    from talentrag.store.postgres import PostgresCandidateStore
+
+    store = PostgresCandidateStore(postgres_url)
+    await store.open()
+    try:
+        jobs = job_store(store)
+        run = await jobs.create(
+            "t", [JobItem(ItemKind.PATH, "/cvs/a.txt")], DocumentType.CV, status=JobStatus.RUNNING
+        )
+        await jobs.renew("t", run, 0.3)
+        assert (await jobs.get("t", run)).status is JobStatus.RUNNING  # its runner is alive
+        await asyncio.sleep(0.5)  # killed: nobody renews
+        assert (await jobs.get("t", run)).status is JobStatus.INTERRUPTED
+        assert await jobs.claim(30) is None
+    finally:
+        await store.close()

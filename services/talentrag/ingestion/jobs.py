@@ -110,6 +110,10 @@ class IngestJobs:
         job_id = await self.jobs.create(
             tenant, items, document_type, replace=replace, status=JobStatus.RUNNING
         )
+        heartbeat = None
+        if self.jobs.shared:  # a lease, so that a killed run reads as interrupted
+            await self.jobs.renew(tenant, job_id, LEASE_S)
+            heartbeat = asyncio.create_task(self._renew(tenant, job_id))
         try:
             results = await self.ingestor.ingest_paths(
                 files, tenant, document_type, progress, document_id=document_id, replace=replace
@@ -117,6 +121,9 @@ class IngestJobs:
         except BaseException:
             await self.jobs.set_status(tenant, job_id, JobStatus.INTERRUPTED)
             raise
+        finally:
+            if heartbeat is not None:
+                heartbeat.cancel()
         by_source = {r.source: r for r in results}
         await self.jobs.record(
             tenant,

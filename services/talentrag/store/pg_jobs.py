@@ -18,6 +18,12 @@ from talentrag.store.jobs import (
 )
 from talentrag.store.pg_schema import apply_migrations
 
+_HAS_PATHS = (
+    "EXISTS (SELECT 1 FROM ingest_job_items i "
+    "WHERE i.tenant = j.tenant AND i.job_id = j.id AND i.kind = 'path')"
+)
+"""SQL: job ``j`` is a command-line run (its items are file paths)."""
+
 
 def _now() -> datetime:
     """Whole seconds, as the SQLite job store keeps them (jobs are listed by this time)."""
@@ -80,8 +86,11 @@ class PostgresJobStore(JobStore):
         """A job with its items' outcomes (payloads are not read)."""
         async with self.pool.acquire() as connection:
             job = await connection.fetchrow(
-                "SELECT status, document_type, replace_existing, total, created_at, updated_at "
-                "FROM ingest_jobs WHERE tenant = $1 AND id = $2",
+                # a command-line run whose lease ran out was killed: nobody will finish it
+                "SELECT CASE WHEN status = 'running' AND lease_until < now() "
+                f"  AND {_HAS_PATHS} THEN 'interrupted' ELSE status END AS status, "
+                "document_type, replace_existing, total, created_at, updated_at "
+                "FROM ingest_jobs j WHERE tenant = $1 AND id = $2",
                 tenant,
                 job_id,
             )
@@ -113,12 +122,16 @@ class PostgresJobStore(JobStore):
         return [(row["tenant"], row["id"]) for row in rows]
 
     async def claim(self, lease_s: float) -> tuple[str, str] | None:
-        """The oldest queued job, or a running one whose lease ran out, leased to us."""
+        """The oldest queued job, or a running upload whose lease ran out, leased to us.
+
+        A command-line run (its items are paths on the machine that ran it) is never
+        taken over: its files may not be here."""
         row = await self.pool.fetchrow(
             "UPDATE ingest_jobs SET status = 'running', updated_at = $2, "
             "lease_until = now() + make_interval(secs => $1) "
-            "WHERE (tenant, id) = (SELECT tenant, id FROM ingest_jobs "
-            "  WHERE status = 'queued' OR (status = 'running' AND lease_until < now()) "
+            "WHERE (tenant, id) = (SELECT tenant, id FROM ingest_jobs j "
+            "  WHERE status = 'queued' OR (status = 'running' AND lease_until < now() "
+            f"    AND NOT {_HAS_PATHS}) "
             "  ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED) "
             "RETURNING tenant, id",
             lease_s,
