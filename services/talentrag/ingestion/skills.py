@@ -270,8 +270,8 @@ def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -
         return "web_address"
     if sections.in_heading(mention.start):
         return "no_skill_context"  # "SOFTWARE" heads a list; it is no item of it
-    line_start = text.rfind("\n", 0, mention.start) + 1
-    before = text[max(line_start, mention.start - 80) : mention.start]
+    window = max(0, mention.start - 80)  # bounded: a 200 KB line stays linear
+    before = text[text.rfind("\n", window, mention.start) + 1 or window : mention.start]
     if text[mention.start].isupper() and cues.org_before.search(before):
         return "employer_or_school_name"
     if not (mention.ambiguous or _acronym(mention)):
@@ -356,7 +356,8 @@ _ITEM_EDGE_AFTER = re.compile(r"[,;|•·:/(\[\]\n–—]")
 
 def _bracketed(text: str, position: int) -> bool:
     """True when ``position`` is inside an open bracket on its line."""
-    line = text[text.rfind("\n", 0, position) + 1 : position]
+    window = max(0, position - 200)  # bounded, like every look-back here
+    line = text[text.rfind("\n", window, position) + 1 or window : position]
     return line.rfind("(") > line.rfind(")")
 
 
