@@ -103,9 +103,9 @@ class CandidateStore(ABC):
     async def versions(self, tenant: str, ids: list[str]) -> dict[str, StoredVersion]:
         """Hash and status of the stored rows among ``ids``."""
 
-    @abstractmethod
     async def get(self, tenant: str, document_id: str) -> DocumentRecord | None:
-        """An active document, or None."""
+        """An active document, or None (one row through ``get_many``)."""
+        return (await self.get_many(tenant, [document_id])).get(document_id)
 
     @abstractmethod
     async def get_many(self, tenant: str, ids: list[str]) -> dict[str, DocumentRecord]:

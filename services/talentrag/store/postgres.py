@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import NamedTuple
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -21,10 +21,6 @@ from talentrag.domain import (
     CandidateProfile,
     DocumentRecord,
     DocumentType,
-    ExperienceLevel,
-    MatchKind,
-    SkillHolding,
-    SkillStrength,
 )
 from talentrag.errors import ConfigurationError
 from talentrag.store.base import (
@@ -38,13 +34,16 @@ from talentrag.store.base import (
 )
 from talentrag.store.pg_schema import Connection, apply_migrations
 from talentrag.store.pg_text import phrase_query, tsvector_literal
+from talentrag.store.rows import (
+    HOLDING_COLUMNS,
+    add_profiles,
+    document_columns,
+    skill_rows,
+    stale_chunks,
+)
 
 log = logging.getLogger(__name__)
 
-_KINDS = {kind.value: kind for kind in MatchKind}
-_LEVELS = {level.value: level for level in ExperienceLevel}
-_STRENGTHS = {strength.value: strength for strength in SkillStrength}
-_HOLDING = "s.skill, s.kind, s.confidence, s.mentions, s.strength, s.years, s.last_used"
 RECORD_COLUMNS = "record, created_at, updated_at"
 
 INSERT_SKILLS = """INSERT INTO document_skills
@@ -93,24 +92,6 @@ ADVANCE_GENERATION = """
 INSERT INTO generations (tenant, generation) VALUES ($1, 1)
 ON CONFLICT (tenant) DO UPDATE SET generation = generations.generation + 1
 """
-
-
-def _holding(
-    kind: str,
-    confidence: float,
-    mentions: int,
-    strength: str | None,
-    years: float | None,
-    last_used: int | None,
-) -> SkillHolding:
-    return SkillHolding(
-        _KINDS[kind],
-        confidence,
-        mentions,
-        _STRENGTHS[strength] if strength else None,
-        years,
-        last_used,
-    )
 
 
 def _record(row: asyncpg.Record) -> DocumentRecord:
@@ -194,10 +175,6 @@ class PostgresCandidateStore(CandidateStore):
             for row in rows
         }
 
-    async def get(self, tenant: str, document_id: str) -> DocumentRecord | None:
-        """One active row by primary key, through ``get_many``."""
-        return (await self.get_many(tenant, [document_id])).get(document_id)
-
     async def get_many(self, tenant: str, ids: list[str]) -> dict[str, DocumentRecord]:
         """Active rows among ``ids``."""
         rows = await self.pool.fetch(
@@ -224,10 +201,10 @@ class PostgresCandidateStore(CandidateStore):
         ``ids`` first, then the rest of ``ids`` (with all, or none, of their skills)."""
         found: dict[str, CandidateProfile] = {}
         if skills is not None:
-            _add_profiles(
+            add_profiles(
                 found,
                 await self.pool.fetch(
-                    f"""SELECT d.id, d.level, d.years, {_HOLDING}
+                    f"""SELECT d.id, d.level, d.years, {HOLDING_COLUMNS}
                         FROM document_skills s JOIN documents d ON d.tenant = s.tenant AND d.id = s.id
                         WHERE s.tenant = $1 AND s.skill = ANY($2::text[]) AND s.id = ANY($3::text[])
                           AND d.status = 'active' AND d.document_type = 'cv'""",
@@ -239,10 +216,10 @@ class PostgresCandidateStore(CandidateStore):
         rest = sorted(set(ids) - found.keys())
         if rest:
             skill_join = "TRUE" if skills is None else "FALSE"  # the rest hold none of ``skills``
-            _add_profiles(
+            add_profiles(
                 found,
                 await self.pool.fetch(
-                    f"""SELECT d.id, d.level, d.years, {_HOLDING} FROM documents d
+                    f"""SELECT d.id, d.level, d.years, {HOLDING_COLUMNS} FROM documents d
                         LEFT JOIN document_skills s
                           ON s.tenant = d.tenant AND s.id = d.id AND {skill_join}
                         WHERE d.tenant = $1 AND d.status = 'active' AND d.document_type = 'cv'
@@ -294,10 +271,10 @@ class PostgresCandidateStore(CandidateStore):
         ids = [record.id for record, _ in documents]
         async with self.pool.acquire() as connection, connection.transaction():
             replaced = await _replaced(connection, tenant, ids)
-            rows, skill_rows, staged = [], [], []
+            rows, skills, staged = [], [], []
             for record, text in documents:
                 old = replaced.get(record.id)
-                stale = _stale(old.chunk_ids if old else [], record)
+                stale = stale_chunks(old.chunk_ids if old else [], record)
                 record = record.model_copy(update={"tenant": tenant})
                 created = old.created_at if old else now
                 staged.append(
@@ -314,7 +291,7 @@ class PostgresCandidateStore(CandidateStore):
                     (
                         tenant,
                         record.id,
-                        *_columns(record),
+                        *document_columns(record),
                         stale,
                         record.model_dump_json(),
                         text,
@@ -326,14 +303,14 @@ class PostgresCandidateStore(CandidateStore):
                         now,
                     )
                 )
-                skill_rows += _skill_rows(tenant, record)
+                skills += skill_rows(tenant, record)
             await connection.executemany(UPSERT_PENDING, rows)
             await connection.execute(
                 "DELETE FROM document_skills WHERE tenant = $1 AND id = ANY($2::text[])",
                 tenant,
                 ids,
             )
-            await connection.executemany(INSERT_SKILLS, skill_rows)
+            await connection.executemany(INSERT_SKILLS, skills)
         return staged
 
     async def stage_deletion(self, tenant: str, ids: list[str]) -> list[str]:
@@ -394,12 +371,12 @@ class PostgresCandidateStore(CandidateStore):
                 await connection.execute(
                     RESTORE_PREVIOUS,
                     *key,
-                    *_columns(record),
+                    *document_columns(record),
                     record.model_dump_json(),
                     text,
                     tsvector_literal(text),
                 )
-                await connection.executemany(INSERT_SKILLS, _skill_rows(tenant, record))
+                await connection.executemany(INSERT_SKILLS, skill_rows(tenant, record))
             await connection.execute(ADVANCE_GENERATION, tenant)
 
     async def unfinished(self, tenant: str) -> list[UnfinishedWrite]:
@@ -652,50 +629,3 @@ async def _set_groups(
             "UPDATE documents SET duplicate_group = $1 WHERE tenant = $2 AND id = $3",
             [(group, tenant, i) for i, group in groups.items()],
         )
-
-
-def _add_profiles(found: dict[str, CandidateProfile], rows: Iterable[asyncpg.Record]) -> None:
-    """Fold (id, level, years, skill, holding...) rows into profiles."""
-    for document_id, level, years, skill, *holding in rows:
-        profile = found.get(document_id)
-        if profile is None:
-            profile = found[document_id] = CandidateProfile(
-                document_id, _LEVELS[level] if level else None, {}, years
-            )
-        if skill is not None:
-            profile.skills[skill] = _holding(*holding)
-
-
-def _columns(record: DocumentRecord) -> tuple[Any, ...]:
-    """The searchable columns of a document row, in table order after the id."""
-    return (
-        record.document_type.value,
-        record.name,
-        record.source_file,
-        record.content_hash,
-        record.level.value if record.level else None,
-        record.years,
-    )
-
-
-def _skill_rows(tenant: str, record: DocumentRecord) -> list[tuple[Any, ...]]:
-    return [
-        (
-            tenant,
-            record.id,
-            s.skill,
-            s.kind.value,
-            s.confidence,
-            s.mentions,
-            s.strength.value if s.strength else None,
-            s.years,
-            s.last_used,
-        )
-        for s in record.skills
-    ]
-
-
-def _stale(old_chunk_ids: list[str], record: DocumentRecord) -> list[str]:
-    """Chunks of earlier (possibly half-written) versions that the new one does not reuse."""
-    keep = {c.chunk_id for c in record.chunks}
-    return sorted({c for c in old_chunk_ids if c not in keep})

@@ -16,10 +16,6 @@ from talentrag.domain import (
     CandidateProfile,
     DocumentRecord,
     DocumentType,
-    ExperienceLevel,
-    MatchKind,
-    SkillHolding,
-    SkillStrength,
 )
 from talentrag.store.base import (
     CandidateStore,
@@ -30,30 +26,15 @@ from talentrag.store.base import (
     StoreSummary,
     UnfinishedWrite,
 )
+from talentrag.store.rows import (
+    HOLDING_COLUMNS,
+    add_profiles,
+    document_columns,
+    skill_rows,
+    stale_chunks,
+)
 
-_KINDS = {kind.value: kind for kind in MatchKind}
 _FULL_TEXT_WORD = re.compile(r"\w+")  # what FTS5's unicode61 tokenizer indexes, roughly
-_LEVELS = {level.value: level for level in ExperienceLevel}
-_STRENGTHS = {strength.value: strength for strength in SkillStrength}
-_HOLDING = "s.skill, s.kind, s.confidence, s.mentions, s.strength, s.years, s.last_used"
-
-
-def _holding(
-    kind: str,
-    confidence: float,
-    mentions: int,
-    strength: str | None,
-    years: float | None,
-    last_used: int | None,
-) -> SkillHolding:
-    return SkillHolding(
-        _KINDS[kind],
-        confidence,
-        mentions,
-        _STRENGTHS[strength] if strength else None,
-        years,
-        last_used,
-    )
 
 
 SCHEMA = """
@@ -276,10 +257,6 @@ class SQLiteCandidateStore(CandidateStore):
                     found[row[0]] = StoredVersion(row[0], row[1], RowStatus(row[2]), *row[3:])
         return found
 
-    async def get(self, tenant: str, document_id: str) -> DocumentRecord | None:
-        """One active row by primary key, through ``get_many``."""
-        return (await self.get_many(tenant, [document_id])).get(document_id)
-
     async def get_many(self, tenant: str, ids: list[str]) -> dict[str, DocumentRecord]:
         """Active rows among ``ids``, read in batches of 500."""
         found: dict[str, DocumentRecord] = {}
@@ -313,7 +290,7 @@ class SQLiteCandidateStore(CandidateStore):
             for chunk in _batches(sorted(skills)):
                 marks = ",".join("?" * len(chunk))
                 await self._read_profiles(
-                    f"""SELECT d.id, d.level, d.years, {_HOLDING} FROM document_skills s JOIN documents d ON d.tenant=s.tenant AND d.id=s.id
+                    f"""SELECT d.id, d.level, d.years, {HOLDING_COLUMNS} FROM document_skills s JOIN documents d ON d.tenant=s.tenant AND d.id=s.id
                         WHERE s.tenant=? AND s.skill IN ({marks}) AND d.status='active'
                           AND d.document_type='cv'""",
                     [tenant, *chunk],
@@ -324,7 +301,7 @@ class SQLiteCandidateStore(CandidateStore):
             marks = ",".join("?" * len(chunk))
             skill_join = "1" if skills is None else "0"  # the rest hold none of ``skills``
             await self._read_profiles(
-                f"""SELECT d.id, d.level, d.years, {_HOLDING} FROM documents d
+                f"""SELECT d.id, d.level, d.years, {HOLDING_COLUMNS} FROM documents d
                     LEFT JOIN document_skills s ON s.tenant=d.tenant AND s.id=d.id AND {skill_join}
                     WHERE d.tenant=? AND d.status='active' AND d.document_type='cv' AND d.id IN ({marks})""",
                 [tenant, *chunk],
@@ -337,16 +314,7 @@ class SQLiteCandidateStore(CandidateStore):
         self, sql: str, args: list[str], found: dict[str, CandidateProfile], wanted: set[str]
     ) -> None:
         async with self.reads.execute(sql, args) as cursor:
-            for document_id, level, years, skill, *holding in await cursor.fetchall():
-                if document_id not in wanted:
-                    continue
-                profile = found.get(document_id)
-                if profile is None:
-                    profile = found[document_id] = CandidateProfile(
-                        document_id, _LEVELS[level] if level else None, {}, years
-                    )
-                if skill is not None:
-                    profile.skills[skill] = _holding(*holding)
+            add_profiles(found, [row for row in await cursor.fetchall() if row[0] in wanted])
 
     async def list_documents(
         self,
@@ -384,10 +352,10 @@ class SQLiteCandidateStore(CandidateStore):
         records = [record for record, _ in documents]
         replaced = await self._replaced(tenant, [r.id for r in records])
         signatures = signatures or {}
-        rows, skill_rows, staged = [], [], []
+        rows, skills, staged = [], [], []
         for record, text in documents:
             old = replaced.get(record.id)
-            stale = _stale(old.chunk_ids if old else [], record)
+            stale = stale_chunks(old.chunk_ids if old else [], record)
             record = record.model_copy(update={"tenant": tenant})
             created = datetime.fromisoformat(old.created_at if old else now)
             staged.append(
@@ -404,7 +372,7 @@ class SQLiteCandidateStore(CandidateStore):
                 (
                     tenant,
                     record.id,
-                    *_columns(record),
+                    *document_columns(record),
                     RowStatus.PENDING.value,
                     json.dumps(stale),
                     record.model_dump_json(),
@@ -417,7 +385,7 @@ class SQLiteCandidateStore(CandidateStore):
                     now,
                 )
             )
-            skill_rows += _skill_rows(tenant, record)
+            skills += skill_rows(tenant, record)
         await self.db.executemany(
             """INSERT INTO documents (tenant, id, document_type, name, source_file, content_hash,
                    level, years, status, stale_chunk_ids, record, text, origin, analysis,
@@ -449,7 +417,7 @@ class SQLiteCandidateStore(CandidateStore):
         await self.db.executemany(
             "DELETE FROM document_skills WHERE tenant=? AND id=?", [(tenant, r.id) for r in records]
         )
-        await self.db.executemany(INSERT_SKILLS, skill_rows)
+        await self.db.executemany(INSERT_SKILLS, skills)
         await self.db.commit()
         return staged
 
@@ -536,9 +504,9 @@ class SQLiteCandidateStore(CandidateStore):
                        previous_record=NULL, previous_text=NULL, previous_analysis=NULL,
                        previous_given_name=NULL, previous_signature=NULL
                    WHERE tenant=? AND id=?""",
-                (*_columns(record), record.model_dump_json(), text, *key),
+                (*document_columns(record), record.model_dump_json(), text, *key),
             )
-            await self.db.executemany(INSERT_SKILLS, _skill_rows(tenant, record))
+            await self.db.executemany(INSERT_SKILLS, skill_rows(tenant, record))
         await self._advance_generation(tenant)
         await self.db.commit()
 
@@ -744,41 +712,6 @@ class _Replaced(NamedTuple):
     """The active version to restore if the write fails."""
     created_at: str
     """When the document was first stored (a new version keeps it)."""
-
-
-def _columns(record: DocumentRecord) -> tuple[object, ...]:
-    """The searchable columns of a document row, in table order after the id."""
-    return (
-        record.document_type.value,
-        record.name,
-        record.source_file,
-        record.content_hash,
-        record.level.value if record.level else None,
-        record.years,
-    )
-
-
-def _skill_rows(tenant: str, record: DocumentRecord) -> list[tuple[object, ...]]:
-    return [
-        (
-            tenant,
-            record.id,
-            s.skill,
-            s.kind.value,
-            s.confidence,
-            s.mentions,
-            s.strength.value if s.strength else None,
-            s.years,
-            s.last_used,
-        )
-        for s in record.skills
-    ]
-
-
-def _stale(old_chunk_ids: list[str], record: DocumentRecord) -> list[str]:
-    """Chunks of earlier (possibly half-written) versions that the new one does not reuse."""
-    keep = {c.chunk_id for c in record.chunks}
-    return sorted({c for c in old_chunk_ids if c not in keep})
 
 
 def _batches(items: list[str], size: int = 500) -> list[list[str]]:
