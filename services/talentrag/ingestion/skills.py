@@ -665,7 +665,8 @@ def extract_skills(
             continue
         strength = _strength(located, mention.start, category is CueCategory.COURSE)
         evidence.strength = strength
-        _add_held(held, vocabulary, mention, evidence, strength)
+        kind = MatchKind.ALIAS if mention.is_alias else MatchKind.EXACT
+        hold(held, vocabulary, mention.skill, mention.surface, kind, evidence, strength)
         positions.setdefault(mention.skill, []).append(mention.start)
     add_implied(held, vocabulary)
     rejected_only = [r for skill, r in rejected.items() if skill not in held]
@@ -690,13 +691,18 @@ def _with_implied(
 
 def _evidence(document: _Document, mention: Mention, source_file: str) -> Evidence:
     sentence = document.sentence_span(mention.start, mention.end)
-    start, end = evidence_span(document.text, (mention.start, mention.end), sentence)
+    return passage(
+        document.text, (mention.start, mention.end), sentence, mention.skill, source_file
+    )
+
+
+def passage(
+    text: str, mention: tuple[int, int], sentence: tuple[int, int], skill: str, source_file: str
+) -> Evidence:
+    """The evidence for a mention: its sentence or list item, bounded (``evidence_span``)."""
+    start, end = evidence_span(text, mention, sentence)
     return Evidence(
-        text=document.text[start:end],
-        source_file=source_file,
-        start=start,
-        end=end,
-        skill=mention.skill,
+        text=text[start:end], source_file=source_file, start=start, end=end, skill=skill
     )
 
 
@@ -708,22 +714,26 @@ def _add_rejected(
     )
 
 
-def _add_held(
+def hold(
     held: dict[str, HeldSkill],
     vocabulary: Vocabulary,
-    mention: Mention,
+    skill: str,
+    surface: str,
+    kind: MatchKind,
     evidence: Evidence,
     strength: SkillStrength,
 ) -> None:
-    kind = MatchKind.ALIAS if mention.is_alias else MatchKind.EXACT
-    current = held.get(mention.skill)
-    if current is None:
-        held[mention.skill] = HeldSkill(
-            skill=mention.skill,
-            category=vocabulary.skills[mention.skill].category,
+    """Count one mention written as ``surface``: the first makes the holding (replacing
+    one that was only implied); each later one may raise its strength, prefer an exact
+    spelling, and add its passage to the evidence, strongest first."""
+    current = held.get(skill)
+    if current is None or current.kind is MatchKind.IMPLIED:
+        held[skill] = HeldSkill(
+            skill=skill,
+            category=vocabulary.skills[skill].category,
             kind=kind,
             confidence=HELD_CONFIDENCE[kind],
-            surface=mention.surface,
+            surface=surface,
             mentions=1,
             evidence=[evidence],
             strength=strength,
@@ -734,12 +744,12 @@ def _add_held(
         current.strength = strength
     if kind is MatchKind.EXACT and current.kind is not MatchKind.EXACT:
         current.kind, current.confidence = kind, HELD_CONFIDENCE[kind]
-        current.surface = mention.surface
+        current.surface = surface
     if all(e.start != evidence.start for e in current.evidence):
-        current.evidence = strongest_first([*current.evidence, evidence])[:MAX_EVIDENCE]
+        current.evidence = _strongest_first([*current.evidence, evidence])[:MAX_EVIDENCE]
 
 
-def strongest_first(passages: list[Evidence]) -> list[Evidence]:
+def _strongest_first(passages: list[Evidence]) -> list[Evidence]:
     """Passages from roles before skills lists, summaries and courses; then in text order."""
     return sorted(
         passages, key=lambda e: (-STRENGTH_RANK[e.strength] if e.strength else 0, e.start)

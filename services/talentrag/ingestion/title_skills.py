@@ -12,17 +12,15 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from talentrag.domain import STRENGTH_RANK, Evidence, HeldSkill, MatchKind, Role, SkillStrength
+from talentrag.domain import MatchKind, Role, SkillStrength
 from talentrag.ingestion.experience_words import alternation, experience_words
 from talentrag.ingestion.skills import (
     SkillExtraction,
     add_implied,
-    evidence_span,
+    hold,
+    passage,
     sentence_span,
-    strongest_first,
 )
-from talentrag.policy.credits import HELD_CONFIDENCE
-from talentrag.policy.limits import MAX_EVIDENCE
 from talentrag.vocabulary.vocabulary import Vocabulary
 
 
@@ -61,43 +59,13 @@ def add_title_skills(
         for skill, start, end in _title_mentions(role, text):
             if skill not in vocabulary.skills:
                 continue
-            span = evidence_span(text, (start, end), sentence_span(text, start, end))
-            evidence = Evidence(
-                text=text[span[0] : span[1]],
-                source_file=source_file,
-                start=span[0],
-                end=span[1],
-                skill=skill,
-                strength=SkillStrength.ROLE,
+            evidence = passage(
+                text, (start, end), sentence_span(text, start, end), skill, source_file
             )
-            _hold(held, vocabulary, skill, text[start:end], evidence)
+            evidence.strength = SkillStrength.ROLE
+            title = text[start:end]
+            hold(held, vocabulary, skill, title, MatchKind.ALIAS, evidence, SkillStrength.ROLE)
             extraction.positions.setdefault(skill, []).append(start)
     add_implied(held, vocabulary)
     extraction.held = sorted(held.values(), key=lambda h: h.skill)
     extraction.rejected = [r for r in extraction.rejected if r.skill not in held]
-
-
-def _hold(
-    held: dict[str, HeldSkill], vocabulary: Vocabulary, skill: str, surface: str, proof: Evidence
-) -> None:
-    current = held.get(skill)
-    if current is None or current.kind is MatchKind.IMPLIED:
-        held[skill] = HeldSkill(
-            skill=skill,
-            category=vocabulary.skills[skill].category,
-            kind=MatchKind.ALIAS,
-            confidence=HELD_CONFIDENCE[MatchKind.ALIAS],
-            surface=surface,
-            mentions=1,
-            evidence=[proof],
-            strength=SkillStrength.ROLE,
-        )
-        return
-    current.mentions += 1
-    if (
-        current.strength is None
-        or STRENGTH_RANK[SkillStrength.ROLE] > STRENGTH_RANK[current.strength]
-    ):
-        current.strength = SkillStrength.ROLE
-    if all(e.start != proof.start for e in current.evidence):
-        current.evidence = strongest_first([*current.evidence, proof])[:MAX_EVIDENCE]
