@@ -12,7 +12,14 @@ from importlib import resources
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 
 SectionKind = Literal[
     "experience", "education", "certifications", "skills", "projects", "summary", "other"
@@ -51,21 +58,13 @@ class ExperienceWords(BaseModel):
             raise ValueError("months must name every month 1-12 with at least one spelling")
         return months
 
-    @field_validator("sections")
+    @field_validator("sections", "title_skills")
     @classmethod
-    def _non_empty(cls, sections: dict[str, Words]) -> dict[str, Words]:
-        empty = [kind for kind, words in sections.items() if not words]
+    def _non_empty(cls, lists: dict[str, Words], info: ValidationInfo) -> dict[str, Words]:
+        empty = [key for key, words in lists.items() if not words]
         if empty:
-            raise ValueError(f"section kinds without heading words: {empty}")
-        return sections
-
-    @field_validator("title_skills")
-    @classmethod
-    def _titles_for_each(cls, title_skills: dict[str, Words]) -> dict[str, Words]:
-        empty = [skill for skill, words in title_skills.items() if not words]
-        if empty:
-            raise ValueError(f"title_skills without title words: {empty}")
-        return title_skills
+            raise ValueError(f"{info.field_name} entries without words: {empty}")
+        return lists
 
     def month_table(self) -> dict[str, int]:
         """Every month spelling (case-folded) and the month it names."""
