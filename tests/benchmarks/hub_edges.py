@@ -27,6 +27,11 @@ from talentrag.runtime import open_knowledge_base
 UNBOUNDED = 10**9
 
 
+def hub_weight(i: int) -> float:
+    """The weight of holder ``i``'s edge: seven tiers, so the heaviest are many."""
+    return float(i % 7 + 1)
+
+
 def hub_kg(holders: int) -> dict[str, list[dict[str, Any]]]:
     """One skill node and ``holders`` candidate nodes, each with a described edge to it."""
     chunk = {"content": "Python everywhere.", "source_id": "c1", "file_path": "hub.txt"}
@@ -41,7 +46,7 @@ def hub_kg(holders: int) -> dict[str, list[dict[str, Any]]]:
             "tgt_id": "Python",
             "description": f"Candidate h{i} wrote Python services in a role for {i % 9} years",
             "keywords": "has skill",
-            "weight": float(i % 7 + 1),
+            "weight": hub_weight(i),
             "source_id": "c1",
         }
         for i in range(holders)

@@ -17,33 +17,10 @@ from talentrag.embeddings import HashingEmbedder
 from talentrag.gateways.base import GraphWrite, RetrievalQuery
 from talentrag.policy.limits import HUB_EDGES_FOR_RETRIEVAL
 from talentrag.runtime import KnowledgeBase, open_knowledge_base
+from tests.benchmarks.hub_edges import hub_kg, hub_weight
 from tests.conftest import AS_OF, create_database, drop_database
 
 HOLDERS = HUB_EDGES_FOR_RETRIEVAL + 50
-
-
-def _weight(i: int) -> float:
-    return float(i % 7 + 1)
-
-
-def _hub_kg() -> dict[str, list[dict[str, object]]]:
-    chunk = {"content": "Python everywhere.", "source_id": "c1", "file_path": "hub.txt"}
-    entities = [{"entity_name": "Python", "entity_type": "skill", "source_id": "c1"}] + [
-        {"entity_name": f"Candidate h{i}", "entity_type": "candidate", "source_id": "c1"}
-        for i in range(HOLDERS)
-    ]
-    relationships = [
-        {
-            "src_id": f"Candidate h{i}",
-            "tgt_id": "Python",
-            "description": "writes Python",
-            "keywords": "has skill",
-            "weight": _weight(i),
-            "source_id": "c1",
-        }
-        for i in range(HOLDERS)
-    ]
-    return {"chunks": [chunk], "entities": entities, "relationships": relationships}
 
 
 @pytest.fixture(params=["embedded", "postgres"])
@@ -54,7 +31,7 @@ async def hub_kb(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
     settings = Settings(data_dir=tmp_path / "kb", database_url=database_url, embedder="hashing")
     try:
         async with open_knowledge_base(settings, as_of=AS_OF, embedder=HashingEmbedder(64)) as kb:
-            await kb.graph.write("default", GraphWrite(kg=_hub_kg()))
+            await kb.graph.write("default", GraphWrite(kg=hub_kg(HOLDERS)))
             yield kb
     finally:
         for name in [k for k in os.environ if k.startswith("POSTGRES_")]:
@@ -74,7 +51,7 @@ async def test_retrieval_reads_the_heaviest_edges_and_the_pool_reads_every_one(
     assert len(bounded) == HUB_EDGES_FOR_RETRIEVAL
     kept = {int(other.removeprefix("Candidate h")) for _node, other in bounded}
     left_out = set(range(HOLDERS)) - kept
-    assert min(_weight(i) for i in kept) >= max(_weight(i) for i in left_out)
+    assert min(hub_weight(i) for i in kept) >= max(hub_weight(i) for i in left_out)
 
     neighbours = await hub_kb.graph.neighbours("default", ["Python"])
     assert len(neighbours["Python"]) == HOLDERS  # candidate pools still see every holder
