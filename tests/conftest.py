@@ -85,25 +85,26 @@ def database_url(server_url: str, database: str) -> str:
     return urlsplit(server_url)._replace(path=f"/{database}").geturl()
 
 
+async def _as_admin(server_url: str, statement: str) -> None:
+    """Run one statement on the server's own database (CREATE/DROP DATABASE)."""
+    admin = await asyncpg.connect(server_url)
+    try:
+        await admin.execute(statement)
+    finally:
+        await admin.close()
+
+
 async def create_database(server_url: str) -> str:
     """A new, empty database on the server; returns its URL."""
     name = f"talentrag_test_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(server_url)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
+    await _as_admin(server_url, f'CREATE DATABASE "{name}"')
     return database_url(server_url, name)
 
 
 async def drop_database(server_url: str, url: str) -> None:
     """Drop a database made by ``create_database`` (closing what is still connected)."""
     name = urlsplit(url).path.lstrip("/")
-    admin = await asyncpg.connect(server_url)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await admin.close()
+    await _as_admin(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture

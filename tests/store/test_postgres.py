@@ -4,6 +4,7 @@ during an open write, and the ranking reads using their covering index."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
@@ -99,61 +100,57 @@ async def test_an_edited_migration_or_a_newer_schema_stops_the_open(postgres_url
     assert store._pool is None  # a failed open leaves no pool behind
 
 
-async def test_reads_see_the_last_commit_while_a_write_is_open(postgres_url: str):
-    store = PostgresCandidateStore(postgres_url)
-    await store.open()
+@pytest.fixture
+async def pg_store(postgres_url: str) -> AsyncIterator[PostgresCandidateStore]:
+    """An opened PostgreSQL store on a fresh database, closed after the test."""
+    opened = PostgresCandidateStore(postgres_url)
+    await opened.open()
     try:
-        await store.stage("t", [(_record("a"), "text a")])
-        await store.finish("t", ["a"])
-        async with store.pool.acquire() as writer, writer.transaction():
-            await writer.execute("UPDATE documents SET name = 'changed' WHERE id = 'a'")
-            found = await asyncio.wait_for(store.get_many("t", ["a"]), timeout=5)
-            assert found["a"].name == "a"
+        yield opened
     finally:
-        await store.close()
+        await opened.close()
 
 
-async def test_profiles_by_skill_read_only_the_covering_index(postgres_url: str):
-    store = PostgresCandidateStore(postgres_url)
-    await store.open()
-    try:
-        docs = [
-            (_record(f"c{i:03}", ("Python", "Go") if i % 2 else ("Rust",)), "t") for i in range(300)
-        ]
-        await store.stage("t", docs)
-        await store.finish("t", [record.id for record, _ in docs])
-        async with store.pool.acquire() as connection:
-            await connection.execute("VACUUM ANALYZE document_skills")
-            await connection.execute("SET enable_seqscan = off")  # a tiny table would be scanned
-            plan = "\n".join(
-                row[0]
-                for row in await connection.fetch(
-                    "EXPLAIN SELECT s.id, s.skill, s.kind, s.confidence, s.mentions, s.strength, "
-                    "s.years, s.last_used FROM document_skills s "
-                    "WHERE s.tenant = 't' AND s.skill = ANY('{Go}') AND s.id = ANY('{c001,c003}')"
-                )
+async def test_reads_see_the_last_commit_while_a_write_is_open(pg_store: PostgresCandidateStore):
+    await pg_store.stage("t", [(_record("a"), "text a")])
+    await pg_store.finish("t", ["a"])
+    async with pg_store.pool.acquire() as writer, writer.transaction():
+        await writer.execute("UPDATE documents SET name = 'changed' WHERE id = 'a'")
+        found = await asyncio.wait_for(pg_store.get_many("t", ["a"]), timeout=5)
+        assert found["a"].name == "a"
+
+
+async def test_profiles_by_skill_read_only_the_covering_index(pg_store: PostgresCandidateStore):
+    docs = [
+        (_record(f"c{i:03}", ("Python", "Go") if i % 2 else ("Rust",)), "t") for i in range(300)
+    ]
+    await pg_store.stage("t", docs)
+    await pg_store.finish("t", [record.id for record, _ in docs])
+    async with pg_store.pool.acquire() as connection:
+        await connection.execute("VACUUM ANALYZE document_skills")
+        await connection.execute("SET enable_seqscan = off")  # a tiny table would be scanned
+        plan = "\n".join(
+            row[0]
+            for row in await connection.fetch(
+                "EXPLAIN SELECT s.id, s.skill, s.kind, s.confidence, s.mentions, s.strength, "
+                "s.years, s.last_used FROM document_skills s "
+                "WHERE s.tenant = 't' AND s.skill = ANY('{Go}') AND s.id = ANY('{c001,c003}')"
             )
-        assert "Index Only Scan using document_skills_ranking" in plan
-        profiles = await store.profiles("t", ["c001", "c002", "c003"], {"Go"})
-        assert {i: set(p.skills) for i, p in profiles.items()} == {
-            "c001": {"Go"},
-            "c002": set(),
-            "c003": {"Go"},
-        }
-    finally:
-        await store.close()
+        )
+    assert "Index Only Scan using document_skills_ranking" in plan
+    profiles = await pg_store.profiles("t", ["c001", "c002", "c003"], {"Go"})
+    assert {i: set(p.skills) for i, p in profiles.items()} == {
+        "c001": {"Go"},
+        "c002": set(),
+        "c003": {"Go"},
+    }
 
 
-async def test_a_huge_text_is_stored_and_its_words_found(postgres_url: str):
-    store = PostgresCandidateStore(postgres_url)
-    await store.open()
-    try:
-        text = "Kubernetes operator " + " ".join(f"word{i:07}" for i in range(200_000))
-        await store.stage("t", [(_record("big"), text)])
-        await store.finish("t", ["big"])
-        assert set(await store.texts_containing("t", "kubernetes operator", 5)) == {"big"}
-    finally:
-        await store.close()
+async def test_a_huge_text_is_stored_and_its_words_found(pg_store: PostgresCandidateStore):
+    text = "Kubernetes operator " + " ".join(f"word{i:07}" for i in range(200_000))
+    await pg_store.stage("t", [(_record("big"), text)])
+    await pg_store.finish("t", ["big"])
+    assert set(await pg_store.texts_containing("t", "kubernetes operator", 5)) == {"big"}
 
 
 @pytest.mark.parametrize(
@@ -166,24 +163,19 @@ async def test_an_unreachable_database_is_a_configuration_error_without_the_pass
     assert "s3cret" not in str(error.value)
 
 
-async def test_full_text_search_reads_the_gin_index(postgres_url: str):
-    store = PostgresCandidateStore(postgres_url)
-    await store.open()
-    try:
-        docs = [(_record(f"c{i:03}"), f"Worked with tool{i} and Apache Kafka") for i in range(200)]
-        await store.stage("t", docs)
-        await store.finish("t", [record.id for record, _ in docs])
-        async with store.pool.acquire() as connection:
-            await connection.execute("ANALYZE documents")
-            plan = "\n".join(
-                row[0]
-                for row in await connection.fetch(
-                    "EXPLAIN SELECT id FROM documents WHERE words @@ 'tool7'::tsquery "
-                    "AND tenant = 't' AND status = 'active' AND document_type = 'cv'"
-                )
+async def test_full_text_search_reads_the_gin_index(pg_store: PostgresCandidateStore):
+    docs = [(_record(f"c{i:03}"), f"Worked with tool{i} and Apache Kafka") for i in range(200)]
+    await pg_store.stage("t", docs)
+    await pg_store.finish("t", [record.id for record, _ in docs])
+    async with pg_store.pool.acquire() as connection:
+        await connection.execute("ANALYZE documents")
+        plan = "\n".join(
+            row[0]
+            for row in await connection.fetch(
+                "EXPLAIN SELECT id FROM documents WHERE words @@ 'tool7'::tsquery "
+                "AND tenant = 't' AND status = 'active' AND document_type = 'cv'"
             )
-        assert "documents_words" in plan
-        assert set(await store.texts_containing("t", "Tool7", 10)) == {"c007"}
-        assert len(await store.texts_containing("t", "apache kafka", 500)) == 200
-    finally:
-        await store.close()
+        )
+    assert "documents_words" in plan
+    assert set(await pg_store.texts_containing("t", "Tool7", 10)) == {"c007"}
+    assert len(await pg_store.texts_containing("t", "apache kafka", 500)) == 200
