@@ -51,7 +51,7 @@ from tests.devset.measures import (
     rank_figures,
     vocabulary_gaps,
 )
-from tests.devset.truth import AS_OF, DevSet, load_devset
+from tests.devset.truth import AS_OF, DevSet, QueryTruth, load_devset
 
 K = 10
 EmbedderName = Literal["hashing", "minilm"]
@@ -97,6 +97,16 @@ async def read_candidates(service: TalentService, devset: DevSet) -> dict[str, E
     }
 
 
+def query_request(query: QueryTruth) -> SearchRequest:
+    """A judged query as the search request a recruiter would send (top ``K``)."""
+    return SearchRequest(
+        required_skills=query.required_skills,
+        preferred_skills=query.preferred_skills,
+        experience_level=query.experience_level,
+        top_k=K,
+    )
+
+
 async def search_rankings(
     service: TalentService, devset: DevSet
 ) -> tuple[dict[str, list[str]], list[AnswerClaim]]:
@@ -105,13 +115,7 @@ async def search_rankings(
     rankings: dict[str, list[str]] = {}
     labels: list[AnswerClaim] = []
     for query in devset.queries:
-        request = SearchRequest(
-            required_skills=query.required_skills,
-            preferred_skills=query.preferred_skills,
-            experience_level=query.experience_level,
-            top_k=K,
-        )
-        response = await service.search(request, tenant_of(query.annotator))
+        response = await service.search(query_request(query), tenant_of(query.annotator))
         rankings[query.id] = [c.candidate_id for c in response.candidates]
         for c in response.candidates:
             partial = {p.requested for p in c.partial_skills}

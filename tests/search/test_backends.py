@@ -19,9 +19,8 @@ import pytest
 from talentrag.application import open_service
 from talentrag.config import Settings
 from talentrag.embeddings import HashingEmbedder
-from talentrag.search import SearchRequest
 from tests.conftest import create_database, drop_database
-from tests.devset.score import K, ingest, tenant_of
+from tests.devset.score import ingest, query_request, tenant_of
 from tests.devset.truth import AS_OF, DevSet, load_devset
 
 Answers = dict[str, list[tuple[Any, ...]]]
@@ -33,13 +32,7 @@ async def _answers(settings: Settings, devset: DevSet) -> Answers:
     async with open_service(settings, as_of=AS_OF, embedder=HashingEmbedder(64)) as service:
         await ingest(service, devset)
         for query in devset.queries:
-            request = SearchRequest(
-                required_skills=query.required_skills,
-                preferred_skills=query.preferred_skills,
-                experience_level=query.experience_level,
-                top_k=K,
-            )
-            response = await service.search(request, tenant_of(query.annotator))
+            response = await service.search(query_request(query), tenant_of(query.annotator))
             answers[query.id] = [
                 (
                     c.candidate_id,
