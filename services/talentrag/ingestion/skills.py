@@ -74,6 +74,11 @@ class SectionLike(Protocol):
     start: int
     end: int
 
+    @property
+    def body(self) -> int:
+        """Where the text after the heading starts (``start`` for a section without one)."""
+        ...
+
 
 @dataclass(frozen=True)
 class Mention:
@@ -216,7 +221,7 @@ class _Sections:
     def in_heading(self, position: int) -> bool:
         """True inside a section's heading line ("SOFTWARE", "Teaching")."""
         section = self.at(position)
-        return section is not None and position < getattr(section, "body", section.start)
+        return section is not None and position < section.body
 
     def kind_at(self, position: int) -> str | None:
         section = self.at(position)

@@ -357,6 +357,11 @@ class _Section:
     start: int
     end: int
 
+    @property
+    def body(self) -> int:
+        """A zone has no heading line of its own."""
+        return self.start
+
 
 _MARKDOWN_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _LABEL = re.compile(
