@@ -17,6 +17,7 @@ from datetime import date
 from talentrag.domain import ExperienceLevel, ExperienceSpan, Role
 from talentrag.ingestion.experience import Experience, RoleFinding, analyse_experience
 from talentrag.ingestion.experience_words import experience_words
+from talentrag.vocabulary.tokens import folded
 from talentrag.vocabulary.vocabulary import Vocabulary
 
 _HEADINGS = {
@@ -250,24 +251,16 @@ def _name_from_contact(
 ) -> tuple[str, tuple[int, int]] | None:
     """A line whose words (two or more) all appear in the e-mail's or LinkedIn's handle."""
     handles = [
-        set(_LOOKUP_TOKENS.findall(_fold("".join(m.groups(default="")).replace("-", " "))))
+        set(_LOOKUP_TOKENS.findall(folded("".join(m.groups(default="")))))
         for m in _CONTACT.finditer(text[: lines[-1][1]] if lines else "")
     ]
     for start, _end, line in lines:
-        words = _LOOKUP_TOKENS.findall(_fold(line))
+        words = _LOOKUP_TOKENS.findall(folded(line))
         if len(words) >= 2 and any(set(words) <= handle for handle in handles):
             found = _name_in_line(text, start, line)
             if found:
                 return found
     return None
-
-
-def _fold(value: str) -> str:
-    """Case and accents folded, dots to spaces ("José.Núñez" -> "jose nunez")."""
-    import unicodedata
-
-    decomposed = unicodedata.normalize("NFKD", value.casefold().replace(".", " "))
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def _role(finding: RoleFinding, text: str) -> Role:

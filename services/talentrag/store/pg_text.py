@@ -16,7 +16,8 @@ is not found, single words still are), a word keeps its first 256 positions, and
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from talentrag.vocabulary.tokens import folded
 
 _WORD = re.compile(r"[^\W_]+")  # letters and digits; the underscore separates, as in FTS5
 MAX_POSITION = 16_383
@@ -27,9 +28,7 @@ MAX_VECTOR_BYTES = 1_000_000  # below PostgreSQL's 1 MB tsvector limit, with roo
 
 def words(text: str) -> list[str]:
     """The text's words as the index holds them: case-folded, diacritics removed."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return _WORD.findall(bare)
+    return _WORD.findall(folded(text))
 
 
 def tsvector_literal(text: str) -> str:

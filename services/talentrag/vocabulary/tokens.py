@@ -9,6 +9,7 @@ match: runs of letters/digits, a trailing ``+``/``#`` kept (C++, C#), a leading
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -33,3 +34,10 @@ def token_key(text: str) -> tuple[str, ...]:
     """Case-folded token sequence: the identity of an alias (cached: loading the
     vocabulary asks for each of its ~30,000 spellings several times)."""
     return tuple(token.casefold() for token in TOKEN.findall(text))
+
+
+def folded(text: str) -> str:
+    """Case-folded with diacritics removed ("José Núñez" -> "jose nunez"): how names and
+    full-text words are compared."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
