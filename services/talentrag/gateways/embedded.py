@@ -306,6 +306,18 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
                 )
         return result
 
+    async def sizes(self, tenant: str) -> dict[str, int]:
+        """Entities, relations and chunks the tenant's vector storages hold (either backend):
+        what a copy to another storage is checked by."""
+        async with self._in_use():
+            rag = await self.rag(tenant)
+            stores = {
+                "entities": rag.entities_vdb,
+                "relations": rag.relationships_vdb,
+                "chunks": rag.chunks_vdb,
+            }
+            return {kind: await _size(store) for kind, store in stores.items()}
+
     async def ready(self, tenant: str) -> None:
         """Open the tenant's workspace; raises when its storages cannot load."""
         await self.rag(tenant)
@@ -386,6 +398,16 @@ async def _all_edges(graph: Any, nodes: list[str]) -> dict[str, list[tuple[str, 
     read_all = getattr(graph, "all_nodes_edges_batch", None) or graph.get_nodes_edges_batch
     edges: dict[str, list[tuple[str, str]]] = await read_all(nodes)
     return edges
+
+
+async def _size(store: Any) -> int:
+    """Rows in one vector storage: the file storage's client, or the workspace's table rows."""
+    if hasattr(store, "client_storage"):
+        return len((await store.client_storage)["data"])
+    row = await store.db.query(
+        f"SELECT COUNT(*) AS n FROM {store.table_name} WHERE workspace = $1", [store.workspace]
+    )
+    return int(row["n"]) if row else 0
 
 
 def _document_type(node: str) -> str | None:
