@@ -4,7 +4,8 @@ Every tenant's documents are written again through the PostgreSQL backend's own 
 path, as the data directory stored them (records, texts, stamps, names, signatures,
 created_at; nothing re-analysed), and LightRAG gets each vector from the data
 directory's vector files instead of the embedding model. Afterwards the counts are
-compared: documents per tenant, and LightRAG's entities, relations and chunks.
+compared (documents per tenant, and LightRAG's entities, relations and chunks) and the
+database's planner statistics refreshed.
 
 The data directory is only read, under its writer lock (no server may write it
 meanwhile). A run that stops half-way is completed by the next; a database that
@@ -26,6 +27,7 @@ from talentrag.ingestion.pipeline import CopyReport
 from talentrag.ingestion.writer_lock import WriterLock
 from talentrag.runtime import WRITE_LOCK_FILE, check_manifest, open_knowledge_base
 from talentrag.store import SQLiteCandidateStore
+from talentrag.store.postgres import PostgresCandidateStore
 
 TenantProgress = Callable[[str], Callable[[int, int], None]]
 """Given a tenant, the callback its copy reports (documents done, documents to do) to."""
@@ -115,5 +117,7 @@ async def _copy_tenants(
             report.tenants.append(
                 TenantCopy(copy, documents_after, workspace_sizes(workspace), graph_after)
             )
+        if isinstance(kb.store, PostgresCandidateStore):
+            await kb.store.refresh_statistics()
     report.vectors_reused, report.vectors_embedded = vectors.reused, vectors.embedded
     return report

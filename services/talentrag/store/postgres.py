@@ -156,6 +156,15 @@ class PostgresCandidateStore(CandidateStore):
             await self._pool.close()
             self._pool = None
 
+    async def refresh_statistics(self) -> None:
+        """``ANALYZE`` the whole database (ours and LightRAG's tables) after a bulk copy.
+
+        Until autovacuum gets to a freshly filled table the planner takes it for empty
+        and hash-joins whole tables: LightRAG's edge look-ups read every edge of the
+        workspace (a search took 421 ms instead of 60 ms at 1,000 CVs).
+        """
+        await self.pool.execute("ANALYZE")
+
     async def versions(self, tenant: str, ids: list[str]) -> dict[str, StoredVersion]:
         """Hash and status of the rows among ``ids``, whatever their status."""
         rows = await self.pool.fetch(
