@@ -83,3 +83,17 @@ async def test_edge_and_degree_look_ups_answer_as_lightrags_own(hub_kb: Knowledg
     assert degrees == await lightrags.node_degrees_batch(graph, nodes)
     assert degrees["Python"] == HOLDERS
     assert degrees["No Such Node"] == 0
+
+
+async def test_chunks_are_kept_as_text_without_vectors(hub_kb: KnowledgeBase) -> None:
+    """Retrieval never reads chunk vectors (hybrid mode, chunks picked by weight): none are
+    embedded, the chunk text stays, and retrieval works as before."""
+    rag = await hub_kb.graph.rag("default")
+    sizes = await hub_kb.graph.sizes("default")
+    assert sizes == {"entities": HOLDERS + 1, "relations": HOLDERS, "chunks": 1}
+    assert await rag.chunks_vdb.query("Python everywhere.", top_k=5) == []
+    retrieval = await hub_kb.graph.retrieve(
+        "default",
+        RetrievalQuery(query="Python developer", ll_keywords=["Python"], hl_keywords=["Python"]),
+    )
+    assert any(e.name == "Python" for e in retrieval.entities)

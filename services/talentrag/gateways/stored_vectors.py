@@ -42,11 +42,13 @@ def _read(path: Path, dim: int) -> tuple[list[str], np.ndarray]:
 
 
 def workspace_sizes(workspace: Path) -> dict[str, int]:
-    """Entities, relations and chunks a workspace folder's vector files hold."""
+    """Entities and relations a workspace folder's vector files hold, and its chunks."""
     sizes = {}
-    for kind, name in VECTOR_FILES.items():
-        path = workspace / name
+    for kind in ("entities", "relations"):
+        path = workspace / VECTOR_FILES[kind]
         sizes[kind] = len(json.loads(path.read_text("utf-8"))["data"]) if path.is_file() else 0
+    chunks = workspace / "kv_store_text_chunks.json"
+    sizes["chunks"] = len(json.loads(chunks.read_text("utf-8"))) if chunks.is_file() else 0
     return sizes
 
 
