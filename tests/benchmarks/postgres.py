@@ -212,6 +212,27 @@ def markdown(row: dict) -> list[str]:
     return lines
 
 
+def targets(row: dict) -> list[tuple[str, str, bool | None]]:
+    """Issue 13's PostgreSQL targets that this size can answer (the 100K/1M ones cannot)."""
+    search, raw, floor = row["search_by_skills"], row["aquery_data"], row["postings_floor"]
+    bound = 3 * floor["p95"] + raw["p95"]
+    one, two = row["serving"][0], row["serving"][-1]
+    scale = min(two["concurrency"][n]["rps"] / one["concurrency"][n]["rps"] for n in ("8", "32"))
+    errors = sum(level["errors"] for s in row["serving"] for level in s["concurrency"].values())
+    rss = max(max(s["peak_rss_mb_per_process"]) for s in row["serving"])
+    cold = max(s["cold_start_seconds"] for s in row["serving"])
+    size = f"{row['cvs']:,}"
+    return [
+        (f"PostgreSQL: search p95 <= 3x postings floor + one aquery_data at {size}",
+         f"{search['p95']} ms vs {bound:.1f} ms", search["p95"] <= bound),
+        (f"PostgreSQL: serving RSS per replica <= 1 GB at {size}", f"{rss} MB", rss <= 1024),
+        (f"PostgreSQL: cold start <= 3 s at {size}", f"{cold} s", cold <= 3),
+        ("PostgreSQL: 2 workers >= 1.7x the requests/s of one (8 and 32 clients)",
+         f"{scale:.2f}x", scale >= 1.7),
+        ("PostgreSQL: 0 errors", f"{errors}", errors == 0),
+    ]  # fmt: skip
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -225,6 +246,8 @@ async def main() -> None:
     row = await measure(args.cache, args.cvs, args.seed, args.queries, args.requests)
     print(json.dumps(row, indent=2))
     print("\n".join(markdown(row)))
+    for name, value, ok in targets(row):
+        print(f"| {name} | {value} | {'yes' if ok else 'NO'} |")
 
 
 if __name__ == "__main__":
