@@ -14,7 +14,7 @@ import logging
 import os
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
 
@@ -127,6 +127,20 @@ def _parser() -> argparse.ArgumentParser:
         "--as-of", type=date.fromisoformat, help="date that 'present' means (default today)"
     )
     reindex.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    migrate = commands.add_parser(
+        "migrate",
+        parents=[common],
+        help="copy a data directory (every tenant) into a PostgreSQL database, without "
+        "re-embedding; counts are checked",
+    )
+    migrate.add_argument(
+        "--to",
+        required=True,
+        metavar="URL",
+        help="the database, postgresql://user:password@host:5432/dbname",
+    )
+    migrate.add_argument("--quiet", action="store_true", help="no progress bar")
 
     search = commands.add_parser(
         "search",
@@ -485,6 +499,36 @@ async def _reindex_tenant(service: TalentService, tenant: str, quiet: bool) -> R
     return report
 
 
+async def _migrate(args: argparse.Namespace, settings: Settings) -> int:
+    from talentrag.migration import migrate
+
+    with _progress(args.quiet) as progress:
+
+        def tenant_progress(tenant: str) -> Callable[[int, int], None]:
+            task = progress.add_task(f"copying {tenant}", total=None)
+            return lambda done, total: progress.update(task, completed=done, total=total)
+
+        report = await migrate(settings, args.to, tenant_progress)
+    for tenant in report.tenants:
+        copy = tenant.report
+        check = "verified" if tenant.verified else "COUNTS DIFFER"
+        console.print(
+            f"tenant {copy.tenant}: {copy.copied} documents copied, {copy.skipped} already there; "
+            f"{tenant.documents_after} of {copy.total} in the database; graph {tenant.graph_after} "
+            f"(data directory {tenant.graph_before}): {check}",
+            highlight=False,
+            soft_wrap=True,
+        )
+    console.print(
+        f"{report.vectors_reused} vectors copied from the data directory, "
+        f"{report.vectors_embedded} embedded again",
+        highlight=False,
+    )
+    if not report.tenants:
+        console.print(f"nothing to copy: {settings.data_dir} holds no documents")
+    return 0 if report.verified else 1
+
+
 async def _warn_if_stale(service: TalentService, tenant: str) -> None:
     """One line on stderr when answers come from records of an older analysis."""
     stale = (await service.stale_analysis(tenant)).get(tenant, 0)
@@ -740,6 +784,7 @@ COMMANDS = {
     "duplicates": _duplicates,
     "repair": _repair,
     "reindex": _reindex,
+    "migrate": _migrate,
     "search": _search,
     "documents": _documents,
     "mcp": _mcp,

@@ -61,3 +61,39 @@ async def test_retrieval_reads_the_heaviest_edges_and_the_pool_reads_every_one(
         RetrievalQuery(query="Python developer", ll_keywords=["Python"], hl_keywords=["Python"]),
     )
     assert any(e.name == "Python" for e in retrieval.entities)
+
+
+async def test_edge_and_degree_look_ups_answer_as_lightrags_own(hub_kb: KnowledgeBase) -> None:
+    """The PostgreSQL subclass's statistics-proof look-ups give what LightRAG's queries give
+    (either order of a pair; absent pairs and nodes left out or counted 0)."""
+    graph = (await hub_kb.graph.rag("default")).chunk_entity_relation_graph
+    if type(graph).__name__ != "BoundedPGTableGraphStorage":
+        pytest.skip("the file graph keeps LightRAG's own look-ups")
+    lightrags = type(graph).__mro__[1]
+    pairs = [
+        {"src": "Python", "tgt": "Candidate h1"},
+        {"src": "Candidate h2", "tgt": "Python"},
+        {"src": "Python", "tgt": "No Such Node"},
+    ]
+    ours = await graph.get_edges_batch(pairs)
+    assert set(ours) == {("Python", "Candidate h1"), ("Candidate h2", "Python")}
+    assert ours == await lightrags.get_edges_batch(graph, pairs)
+    nodes = ["Python", "Candidate h3", "No Such Node", "Python"]
+    degrees = await graph.node_degrees_batch(nodes)
+    assert degrees == await lightrags.node_degrees_batch(graph, nodes)
+    assert degrees["Python"] == HOLDERS
+    assert degrees["No Such Node"] == 0
+
+
+async def test_chunks_are_kept_as_text_without_vectors(hub_kb: KnowledgeBase) -> None:
+    """Retrieval never reads chunk vectors (hybrid mode, chunks picked by weight): none are
+    embedded, the chunk text stays, and retrieval works as before."""
+    rag = await hub_kb.graph.rag("default")
+    sizes = await hub_kb.graph.sizes("default")
+    assert sizes == {"entities": HOLDERS + 1, "relations": HOLDERS, "chunks": 1}
+    assert await rag.chunks_vdb.query("Python everywhere.", top_k=5) == []
+    retrieval = await hub_kb.graph.retrieve(
+        "default",
+        RetrievalQuery(query="Python developer", ll_keywords=["Python"], hl_keywords=["Python"]),
+    )
+    assert any(e.name == "Python" for e in retrieval.entities)

@@ -210,6 +210,46 @@ async def test_stale_documents_page_by_id_and_count_per_tenant(store: CandidateS
     assert [s.record.id for s in first + rest] == ["a", "b", "c", "d", "e"]
 
 
+async def test_every_document_pages_whole_rows_and_counts_per_tenant(store: CandidateStore):
+    """What a copy to another store reads: each active row with origin, stamp, signature."""
+    await store.stage(
+        "t",
+        [(_record("b"), "text b"), (_record("a"), "text a")],
+        {"a": "/cvs/a.txt"},
+        analysis="v5",
+        given_names={"b": "Bea (ATS)"},
+        signatures={"a": b"sig-a"},
+    )
+    await store.finish("t", ["a", "b"])
+    await _write(store, "u", (_record("c"), "c"))
+    await store.stage("t", [(_record("p"), "p")])  # pending: not a document yet
+
+    assert await store.document_counts() == {"t": 2, "u": 1}
+    (first,) = await store.every_document("t", limit=1)
+    (second,) = await store.every_document("t", limit=10, after_id="a")
+    assert (first.record.id, first.text, first.origin, first.analysis, first.signature) == (
+        "a",
+        "text a",
+        "/cvs/a.txt",
+        "v5",
+        b"sig-a",
+    )
+    assert (second.record.id, second.given_name, second.signature) == ("b", "Bea (ATS)", None)
+
+
+async def test_a_new_row_keeps_the_created_at_its_record_brings(store: CandidateStore):
+    """A copy from another store keeps when each CV was first stored (duplicate groups
+    name the earliest first); a replaced row keeps its own."""
+    await _write(store, "src", (_record("a"), "a"))
+    (copied,) = await store.every_document("src", limit=1)
+    await asyncio.sleep(1.1)  # the stores keep whole seconds
+    await _write(store, "dst", (copied.record, "a"))
+    assert (await store.get("dst", "a")).created_at == copied.record.created_at
+
+    await _write(store, "dst", (_record("a"), "a2"))  # an update: the row's own stays
+    assert (await store.get("dst", "a")).created_at == copied.record.created_at
+
+
 async def test_restamp_marks_only_active_rows(store: CandidateStore):
     await _write(store, "t", (_record("a"), "a"))
     await store.stage("t", [(_record("p"), "p")], analysis="old")

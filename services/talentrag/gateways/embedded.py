@@ -26,6 +26,7 @@ from talentrag.gateways.base import (
     Retrieval,
     RetrievalQuery,
 )
+from talentrag.gateways.chunk_vectors import ChunkVectorsNotWritten
 from talentrag.gateways.payload import retrieval_from_payload
 from talentrag.graph_schema import document_entity_type, parse_document_node
 
@@ -183,13 +184,15 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
         )
         _quiet_lightrag()
         await rag.initialize_storages()
+        rag.chunks_vdb = ChunkVectorsNotWritten(rag.chunks_vdb)  # never read: not embedded
         return rag
 
     def _storage_classes(self) -> dict[str, str]:
-        """The configured storages, the file-based ones swapped for subclasses (same files).
+        """The configured storages swapped for subclasses (same files, same tables).
 
-        Their reads neither wait for a write's flush nor go one item at a time; see
-        ``networkx_batched`` and ``nano_vector_reads``.
+        Their reads neither wait for a write's flush nor go one item at a time, and a
+        hub gives retrieval its heaviest edges; see ``networkx_batched``,
+        ``nano_vector_reads`` and ``pg_graph_bounded``.
         """
         from talentrag.gateways import nano_vector_reads, networkx_batched, pg_graph_bounded
 
@@ -306,6 +309,19 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
                 )
         return result
 
+    async def sizes(self, tenant: str) -> dict[str, int]:
+        """Entities and relations the tenant's vector storages hold, and chunks its
+        key-value storage holds (either backend): what a copy to another storage is
+        checked by."""
+        async with self._in_use():
+            rag = await self.rag(tenant)
+            stores = {
+                "entities": rag.entities_vdb,
+                "relations": rag.relationships_vdb,
+                "chunks": rag.text_chunks,  # chunks have no vectors (``chunk_vectors``)
+            }
+            return {kind: await _size(store) for kind, store in stores.items()}
+
     async def ready(self, tenant: str) -> None:
         """Open the tenant's workspace; raises when its storages cannot load."""
         await self.rag(tenant)
@@ -386,6 +402,23 @@ async def _all_edges(graph: Any, nodes: list[str]) -> dict[str, list[tuple[str, 
     read_all = getattr(graph, "all_nodes_edges_batch", None) or graph.get_nodes_edges_batch
     edges: dict[str, list[tuple[str, str]]] = await read_all(nodes)
     return edges
+
+
+async def _size(store: Any) -> int:
+    """Rows in one storage: a file storage's in-memory data, or the workspace's table rows."""
+    from lightrag.kg.nano_vector_db_impl import NanoVectorDBStorage
+
+    if isinstance(store, NanoVectorDBStorage):
+        return len((await store.client_storage)["data"])
+    if getattr(store, "db", None) is None:  # JsonKVStorage
+        return len(store._data)
+    from lightrag.kg.postgres_impl import namespace_to_table_name
+
+    table = getattr(store, "table_name", None) or namespace_to_table_name(store.namespace)
+    row = await store.db.query(
+        f"SELECT COUNT(*) AS n FROM {table} WHERE workspace = $1", [store.workspace]
+    )
+    return int(row["n"]) if row else 0
 
 
 def _document_type(node: str) -> str | None:

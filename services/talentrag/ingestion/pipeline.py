@@ -115,6 +115,22 @@ class ReindexReport:
     """Documents whose analysis failed: their previous version stays, a re-run retries them."""
 
 
+@dataclass(frozen=True)
+class CopyReport:
+    """What copying a tenant from another store did."""
+
+    tenant: str
+    total: int
+    """Active documents the source holds."""
+    copied: int
+    skipped: int
+    """Documents already here with the same content and stamp (an earlier run's)."""
+
+
+class CopyConflict(Conflict):
+    """The destination holds other documents under ids the source uses."""
+
+
 def expand_paths(paths: Iterable[Path]) -> list[Path]:
     """Files as given, folders walked recursively (hidden entries skipped), sorted."""
     found: list[Path] = []
@@ -436,6 +452,68 @@ class Ingestor:
                     progress(done, max(total, done))
                 log.info("re-analysed %d of %d documents in tenant %s", done, total, tenant)
         return ReindexReport(tenant, total, done - len(failed), changed, failed)
+
+    async def copy_in(
+        self, source: CandidateStore, tenant: str, progress: ReindexProgress | None = None
+    ) -> CopyReport:
+        """Write ``tenant``'s active documents from ``source`` here as they were stored:
+        records, texts, stamps, given names, signatures and created_at; nothing is analysed.
+
+        Documents here with the same content and stamp are skipped, so a run that stopped
+        half-way is completed by the next; another document under one of the ids stops
+        the copy before it writes anything (``CopyConflict``: nothing is overwritten).
+        Batches are atomic in both stores, as in ingestion.
+        """
+        async with self._writing(tenant):
+            total = (await source.document_counts()).get(tenant, 0)
+            await self._refuse_conflicts(source, tenant)
+            copied = done = 0
+            after: str | None = None
+            while page := await source.every_document(tenant, self.batch_size, after):
+                after = page[-1].record.id
+                here = await self.store.versions(tenant, [s.record.id for s in page])
+                new = [s for s in page if s.record.id not in here]
+                for analysis in dict.fromkeys(s.analysis for s in new):
+                    await self._write_stored(tenant, [s for s in new if s.analysis == analysis])
+                copied += len(new)
+                done += len(page)
+                if progress:
+                    progress(done, max(total, done))
+        return CopyReport(tenant, total, copied, done - copied)
+
+    async def _refuse_conflicts(self, source: CandidateStore, tenant: str) -> None:
+        """Raise ``CopyConflict`` if any source id is here with other content or stamp."""
+        conflicts: list[str] = []
+        after: str | None = None
+        while page := await source.every_document(tenant, self.batch_size, after):
+            after = page[-1].record.id
+            here = await self.store.versions(tenant, [s.record.id for s in page])
+            conflicts += [
+                s.record.id
+                for s in page
+                if s.record.id in here
+                and (here[s.record.id].content_hash, here[s.record.id].analysis)
+                != (s.record.content_hash, s.analysis)
+            ]
+        if conflicts:
+            shown = ", ".join(conflicts[:5]) + (" ..." if len(conflicts) > 5 else "")
+            raise CopyConflict(
+                f"tenant {tenant} already holds {len(conflicts)} other document(s) under the "
+                f"ids being copied ({shown}); nothing was copied. Delete them there, or copy "
+                "into an empty database"
+            )
+
+    async def _write_stored(self, tenant: str, stored: list[StoredText]) -> None:
+        """Stage documents as ``stored`` keeps them (one stamp), write LightRAG, finish."""
+        staged = await self.store.stage(
+            tenant,
+            [(s.record, s.text) for s in stored],
+            {s.record.id: s.origin for s in stored if s.origin},
+            analysis=stored[0].analysis,
+            given_names={s.record.id: s.given_name for s in stored if s.given_name},
+            signatures={s.record.id: s.signature for s in stored if s.signature},
+        )
+        await self._complete_or_undo(tenant, staged)
 
     async def stale_count(self, tenant: str) -> int:
         """Documents of the tenant whose records were made under another analysis version."""

@@ -48,6 +48,12 @@ class StoredText:
     text: str
     given_name: str | None
     """The name a caller sent with the text (kept); None when the name comes from analysis."""
+    origin: str | None = None
+    """Where it was read from (``StoredVersion.origin``)."""
+    analysis: str | None = None
+    """The analysis version its record was made under."""
+    signature: bytes | None = None
+    """Its near-duplicate signature (CVs), or None."""
 
 
 @dataclass
@@ -153,7 +159,8 @@ class CandidateStore(ABC):
         CVs' near-duplicate signatures. Returns the staged writes: each with the
         LightRAG chunk ids of the versions it replaces and the active version to
         restore if it fails (with its stamp, given name and signature); each record
-        carries its row's ``created_at`` (kept from the version it replaces).
+        carries its row's ``created_at``: kept from the version it replaces, else the
+        record's own when it has one (a copy from another store), else now.
         """
 
     @abstractmethod
@@ -208,6 +215,17 @@ class CandidateStore(ABC):
         self, tenant: str, analysis: str, limit: int, after_id: str | None = None
     ) -> list[StoredText]:
         """Active documents not analysed under ``analysis``, ordered by id, after ``after_id``."""
+
+    @abstractmethod
+    async def every_document(
+        self, tenant: str, limit: int, after_id: str | None = None
+    ) -> list[StoredText]:
+        """Active documents ordered by id, after ``after_id``, with everything their row keeps
+        (origin, stamp, signature): what copying a tenant to another store needs."""
+
+    @abstractmethod
+    async def document_counts(self) -> dict[str, int]:
+        """Per tenant, how many active documents it has (tenants with none are absent)."""
 
     @abstractmethod
     async def restamp(

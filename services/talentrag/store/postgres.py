@@ -12,7 +12,7 @@ import logging
 from collections import Counter
 from collections.abc import Collection
 from datetime import UTC, datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -55,7 +55,7 @@ INSERT INTO documents (tenant, id, document_type, name, source_file, content_has
     status, stale_chunk_ids, record, text, words, origin, analysis, given_name, signature,
     created_at, updated_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $10::jsonb, $11, $12::text::tsvector,
-    $13, $14, $15, $16, $17, $17)
+    $13, $14, $15, $16, $17, $18)
 ON CONFLICT (tenant, id) DO UPDATE SET
     document_type = excluded.document_type, name = excluded.name,
     source_file = excluded.source_file, content_hash = excluded.content_hash,
@@ -155,6 +155,15 @@ class PostgresCandidateStore(CandidateStore):
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
+
+    async def refresh_statistics(self) -> None:
+        """``ANALYZE`` the whole database (ours and LightRAG's tables) after a bulk copy.
+
+        Until autovacuum gets to a freshly filled table the planner takes it for empty
+        and hash-joins whole tables: LightRAG's edge look-ups read every edge of the
+        workspace (a search took 421 ms instead of 60 ms at 1,000 CVs).
+        """
+        await self.pool.execute("ANALYZE")
 
     async def versions(self, tenant: str, ids: list[str]) -> dict[str, StoredVersion]:
         """Hash and status of the rows among ``ids``, whatever their status."""
@@ -276,7 +285,7 @@ class PostgresCandidateStore(CandidateStore):
                 old = replaced.get(record.id)
                 stale = stale_chunks(old.chunk_ids if old else [], record)
                 record = record.model_copy(update={"tenant": tenant})
-                created = old.created_at if old else now
+                created = old.created_at if old else record.created_at or now
                 staged.append(
                     UnfinishedWrite(
                         record.model_copy(update={"created_at": created, "updated_at": created}),
@@ -300,6 +309,7 @@ class PostgresCandidateStore(CandidateStore):
                         analysis,
                         (given_names or {}).get(record.id),
                         signatures.get(record.id),
+                        created,
                         now,
                     )
                 )
@@ -429,17 +439,47 @@ class PostgresCandidateStore(CandidateStore):
         self, tenant: str, analysis: str, limit: int, after_id: str | None = None
     ) -> list[StoredText]:
         """One keyset page of active rows whose stamp is not ``analysis`` (NULL included)."""
+        return await self._texts(
+            tenant, "analysis IS DISTINCT FROM $4", [analysis], limit, after_id
+        )
+
+    async def every_document(
+        self, tenant: str, limit: int, after_id: str | None = None
+    ) -> list[StoredText]:
+        """One keyset page of active rows, with origin, stamp and signature."""
+        return await self._texts(tenant, "TRUE", [], limit, after_id)
+
+    async def _texts(
+        self, tenant: str, condition: str, values: list[Any], limit: int, after_id: str | None
+    ) -> list[StoredText]:
         rows = await self.pool.fetch(
-            f"""SELECT {RECORD_COLUMNS}, text, given_name FROM documents
-                WHERE tenant = $1 AND status = 'active' AND analysis IS DISTINCT FROM $2
-                  AND id > $3
-                ORDER BY id LIMIT $4""",
+            f"""SELECT {RECORD_COLUMNS}, text, given_name, origin, analysis, signature
+                FROM documents WHERE tenant = $1 AND status = 'active' AND {condition}
+                  AND id > $2 ORDER BY id LIMIT $3""",
             tenant,
-            analysis,
             after_id or "",
             limit,
+            *values,
         )
-        return [StoredText(_record(row), row["text"], row["given_name"]) for row in rows]
+        return [
+            StoredText(
+                _record(row),
+                row["text"],
+                row["given_name"],
+                row["origin"],
+                row["analysis"],
+                row["signature"],
+            )
+            for row in rows
+        ]
+
+    async def document_counts(self) -> dict[str, int]:
+        """Per tenant, its active rows."""
+        rows = await self.pool.fetch(
+            "SELECT tenant, COUNT(*) AS n FROM documents WHERE status = 'active' "
+            "GROUP BY tenant ORDER BY tenant"
+        )
+        return {row["tenant"]: row["n"] for row in rows}
 
     async def restamp(
         self,

@@ -357,7 +357,11 @@ class SQLiteCandidateStore(CandidateStore):
             old = replaced.get(record.id)
             stale = stale_chunks(old.chunk_ids if old else [], record)
             record = record.model_copy(update={"tenant": tenant})
-            created = datetime.fromisoformat(old.created_at if old else now)
+            created = (
+                datetime.fromisoformat(old.created_at)
+                if old
+                else record.created_at or datetime.fromisoformat(now)
+            )
             staged.append(
                 UnfinishedWrite(
                     record.model_copy(update={"created_at": created, "updated_at": created}),
@@ -381,7 +385,7 @@ class SQLiteCandidateStore(CandidateStore):
                     analysis,
                     (given_names or {}).get(record.id),
                     signatures.get(record.id),
-                    now,
+                    created.isoformat(timespec="seconds"),
                     now,
                 )
             )
@@ -633,13 +637,32 @@ class SQLiteCandidateStore(CandidateStore):
         self, tenant: str, analysis: str, limit: int, after_id: str | None = None
     ) -> list[StoredText]:
         """One keyset page of active rows whose stamp is not ``analysis`` (NULL included)."""
+        return await self._texts(tenant, "analysis IS NOT ?", [analysis], limit, after_id)
+
+    async def every_document(
+        self, tenant: str, limit: int, after_id: str | None = None
+    ) -> list[StoredText]:
+        """One keyset page of active rows, with origin, stamp and signature."""
+        return await self._texts(tenant, "1=1", [], limit, after_id)
+
+    async def _texts(
+        self, tenant: str, condition: str, values: list[Any], limit: int, after_id: str | None
+    ) -> list[StoredText]:
         async with self.db.execute(
-            f"SELECT {RECORD_COLUMNS}, text, given_name FROM documents "
-            "WHERE tenant=? AND status='active' AND analysis IS NOT ? AND id > ? "
+            f"SELECT {RECORD_COLUMNS}, text, given_name, origin, analysis, signature "
+            f"FROM documents WHERE tenant=? AND status='active' AND {condition} AND id > ? "
             "ORDER BY id LIMIT ?",
-            [tenant, analysis, after_id or "", limit],
+            [tenant, *values, after_id or "", limit],
         ) as cursor:
-            return [StoredText(_record(row[:3]), row[3], row[4]) async for row in cursor]
+            return [StoredText(_record(row[:3]), *row[3:]) async for row in cursor]
+
+    async def document_counts(self) -> dict[str, int]:
+        """Per tenant, its active rows."""
+        async with self.db.execute(
+            "SELECT tenant, COUNT(*) FROM documents WHERE status='active' "
+            "GROUP BY tenant ORDER BY tenant"
+        ) as cursor:
+            return {tenant: n async for tenant, n in cursor}
 
     async def restamp(
         self,
