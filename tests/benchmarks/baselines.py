@@ -1,8 +1,9 @@
 """The systems search_by_skills is compared with, on the same corpus and queries.
 
 - bm25: BM25 over each CV's full text (bm25s), query = the recruiter's skill strings.
-- dense: the CV chunks' vectors LightRAG already holds (same embedding model), each
-  candidate scored by its best chunk.
+- dense: the CV chunks embedded with the knowledge base's model and searched by cosine,
+  each candidate ranked by its best chunk (talentrag itself embeds no chunks: its
+  retrieval never reads them).
 - lightrag: one raw ``aquery_data`` in hybrid mode with the same keywords and LightRAG's
   default budgets; candidates ranked in the order their entities, relations and chunks
   come back, no post-processing.
@@ -13,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import bm25s
+import numpy as np
 from lightrag import QueryParam
 
 from talentrag.ingestion.analyze import document_id_for
@@ -55,13 +57,27 @@ def _ids_from_files(files: list[str], by_file: dict[str, str]) -> list[str]:
     return ranked
 
 
-async def dense_rank(
-    kb: KnowledgeBase, tenant: str, query: Query, by_file: dict[str, str]
-) -> list[str]:
-    rag = await kb.graph.rag(tenant)
-    text = " ".join(query.required + query.preferred)
-    hits = await rag.chunks_vdb.query(text, top_k=DEPTH * 6)
-    return _ids_from_files([h.get("file_path", "") for h in hits], by_file)[:DEPTH]
+class DenseBaseline:
+    """Every chunk LightRAG keeps, embedded once with the knowledge base's model."""
+
+    def __init__(self, files: list[str], vectors: np.ndarray):
+        self.files = files
+        self.vectors = vectors
+
+    @classmethod
+    async def build(cls, kb: KnowledgeBase, tenant: str) -> DenseBaseline:
+        rag = await kb.graph.rag(tenant)
+        chunks = list(rag.text_chunks._data.values())  # JsonKVStorage's loaded data
+        files = [c.get("file_path", "") for c in chunks]
+        vectors = [await kb.embedder.embed([c["content"] for c in chunks[i : i + 256]])
+                   for i in range(0, len(chunks), 256)]  # fmt: skip
+        return cls(files, np.vstack(vectors) if vectors else np.zeros((0, kb.embedder.dim)))
+
+    async def rank(self, kb: KnowledgeBase, query: Query, by_file: dict[str, str]) -> list[str]:
+        text = " ".join(query.required + query.preferred)
+        scores = self.vectors @ (await kb.embedder.embed([text]))[0]
+        best = np.argsort(-scores)[: DEPTH * 6]
+        return _ids_from_files([self.files[i] for i in best], by_file)[:DEPTH]
 
 
 async def raw_lightrag_rank(

@@ -31,7 +31,7 @@ from talentrag.runtime import open_knowledge_base
 from talentrag.search import SearchRequest, SearchResponse
 from talentrag.vocabulary import load_vocabulary
 from tests.benchmarks import hub_edges, postgres, write_load
-from tests.benchmarks.baselines import BM25Baseline, dense_rank, raw_lightrag_rank
+from tests.benchmarks.baselines import BM25Baseline, DenseBaseline, raw_lightrag_rank
 from tests.benchmarks.corpus import AS_OF, ROOT, built_corpus, peak_rss_mb, run_child
 from tests.benchmarks.latency import percentiles
 from tests.benchmarks.queries import Query, load_truth, make_queries
@@ -127,12 +127,13 @@ async def quality(cache: Path, plan: Plan, seed: int) -> dict:
     rankings: dict[str, dict[str, list[str]]] = {s: {} for s in SYSTEMS}
     responses: dict[str, SearchResponse] = {}
     async with open_knowledge_base(settings, as_of=AS_OF) as kb:
+        dense = await DenseBaseline.build(kb, settings.tenant)
         for query in queries:
             responses[query.qid] = await kb.search.search(SearchRequest(**query.request(50)))
             rankings["talentrag"][query.qid] = [
                 c.candidate_id for c in responses[query.qid].candidates
             ]
-            rankings["dense"][query.qid] = await dense_rank(kb, settings.tenant, query, by_file)
+            rankings["dense"][query.qid] = await dense.rank(kb, query, by_file)
             rankings["lightrag"][query.qid] = await raw_lightrag_rank(
                 kb, settings.tenant, query, by_file
             )
