@@ -145,6 +145,18 @@ def _search_gateway(settings: Settings, embedded: EmbeddedLightRAG) -> Knowledge
     )
 
 
+async def _create_lightrag_tables(
+    store: CandidateStore, graph: EmbeddedLightRAG, tenant: str
+) -> None:
+    """Open the default tenant's workspace (LightRAG creates its tables then) under the
+    database's schema lock, so replicas starting together do not race to create them."""
+    from talentrag.store.postgres import PostgresCandidateStore
+
+    if isinstance(store, PostgresCandidateStore):
+        async with store.schema_lock():
+            await graph.ready(tenant)
+
+
 @asynccontextmanager
 async def open_knowledge_base(
     settings: Settings, *, as_of: date | None = None, embedder: Embedder | None = None
@@ -168,6 +180,7 @@ async def open_knowledge_base(
     gateway: KnowledgeGraphGateway = graph
     pool = AnalysisPool(vocabulary, settings.vocabulary_path, settings.ingest_workers)
     try:
+        await _create_lightrag_tables(store, graph, settings.tenant)
         ingestor = Ingestor(
             store,
             graph,

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import AsyncIterator, Collection
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit, urlunsplit
@@ -32,7 +33,7 @@ from talentrag.store.base import (
     StoreSummary,
     UnfinishedWrite,
 )
-from talentrag.store.pg_schema import Connection, apply_migrations
+from talentrag.store.pg_schema import MIGRATION_LOCK, Connection, apply_migrations
 from talentrag.store.pg_text import phrase_query, tsvector_literal
 from talentrag.store.rows import (
     HOLDING_COLUMNS,
@@ -155,6 +156,21 @@ class PostgresCandidateStore(CandidateStore):
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
+
+    @asynccontextmanager
+    async def schema_lock(self) -> AsyncIterator[None]:
+        """The migrations' advisory lock, held on one connection for the block.
+
+        Replicas starting together on an empty database must not create LightRAG's tables
+        at the same moment: concurrent ``CREATE TABLE IF NOT EXISTS`` collide in
+        PostgreSQL's catalog (``pg_type_typname_nsp_index``) and one replica fails to start.
+        """
+        async with self.pool.acquire() as connection:
+            await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            try:
+                yield
+            finally:
+                await connection.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
 
     async def refresh_statistics(self) -> None:
         """``ANALYZE`` the whole database (ours and LightRAG's tables) after a bulk copy.
