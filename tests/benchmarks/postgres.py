@@ -29,12 +29,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import asyncpg
-import httpx
 
 from talentrag.vocabulary import load_vocabulary
-from tests.benchmarks.corpus import ROOT, built_corpus, peak_rss_mb
-from tests.benchmarks.latency import percentiles
-from tests.benchmarks.queries import Query, load_truth, make_queries
+from tests.benchmarks.corpus import ROOT, built_corpus
+from tests.benchmarks.queries import load_truth, make_queries
+from tests.benchmarks.serving import serve
 
 CLIENTS = (1, 8, 32)
 WORKERS = (1, 2)
@@ -93,82 +92,6 @@ def search_latency(corpus: Path, url: str, queries: int, seed: int) -> dict:
     return figures
 
 
-def _children(pid: int) -> list[int]:
-    try:
-        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
-
-
-async def serve(
-    data_dir: Path, url: str, workers: int, queries: list[Query], requests: int
-) -> dict:
-    """`talentrag serve --workers N` on the database: cold start, load per client count,
-    peak RSS of each server process."""
-    port = _free_port()
-    env = os.environ | {"TALENTRAG_EMBEDDER": "hashing", "TALENTRAG_DATABASE_URL": url}
-    command = [sys.executable, "-m", "talentrag.cli", "serve", "--port", str(port),
-               "--data-dir", str(data_dir), "--workers", str(workers)]  # fmt: skip
-    started = time.perf_counter()
-    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    search = f"http://127.0.0.1:{port}/v1/candidates/search"
-    try:
-        async with httpx.AsyncClient(timeout=120) as client:
-            cold = await _first_answer(client, search, queries[0].request(10), started, server)
-            levels = {str(n): await _load(client, search, queries, n, requests) for n in CLIENTS}
-        processes = _children(server.pid) if workers > 1 else [server.pid]
-        rss = [peak_rss_mb(pid) for pid in processes]
-    finally:
-        server.terminate()
-        server.wait(timeout=60)
-    return {"workers": workers, "cold_start_seconds": round(cold, 2), "concurrency": levels,
-            "peak_rss_mb_per_process": rss}  # fmt: skip
-
-
-async def _first_answer(
-    client: httpx.AsyncClient, url: str, body: dict, started: float, server: subprocess.Popen
-) -> float:
-    while True:
-        if server.poll() is not None:
-            raise RuntimeError(f"the server exited: {server.stderr.read().decode()[-800:]}")
-        try:
-            if (await client.post(url, json=body)).status_code == 200:
-                return time.perf_counter() - started
-        except httpx.TransportError:
-            pass
-        await asyncio.sleep(0.05)
-
-
-async def _load(
-    client: httpx.AsyncClient, url: str, queries: list[Query], clients: int, total: int
-) -> dict:
-    latencies: list[float] = []
-    errors = 0
-    cursor = iter(range(total))
-
-    async def worker() -> None:
-        nonlocal errors
-        for i in cursor:
-            started = time.perf_counter()
-            response = await client.post(url, json=queries[i % len(queries)].request(10))
-            latencies.append((time.perf_counter() - started) * 1000)
-            errors += response.status_code != 200
-
-    started = time.perf_counter()
-    await asyncio.gather(*(worker() for _ in range(clients)))
-    seconds = time.perf_counter() - started
-    return {"requests": total, "rps": round(total / seconds, 1), **percentiles(latencies),
-            "errors": errors}  # fmt: skip
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 async def measure(cache: Path, n_cvs: int, seed: int, queries: int, requests: int) -> dict:
     """The whole PostgreSQL section for one corpus size (hashing embedder)."""
     built = built_corpus(cache, n_cvs, seed, "hashing")
@@ -184,7 +107,10 @@ async def measure(cache: Path, n_cvs: int, seed: int, queries: int, requests: in
         with tempfile.TemporaryDirectory() as replica:  # a replica's own (near-empty) data dir
             serving = []
             for workers in WORKERS:
-                served = await serve(Path(replica), url, workers, chosen, requests)
+                env = os.environ | {"TALENTRAG_EMBEDDER": "hashing", "TALENTRAG_DATABASE_URL": url}
+                served = {"workers": workers} | await serve(
+                    Path(replica), chosen, CLIENTS, requests, env, workers
+                )
                 print("serving", json.dumps(served), flush=True)
                 serving.append(served)
     return {"cvs": n_cvs, "embedder": "hashing", "queries": queries, "migrate": copied,

@@ -16,12 +16,10 @@ import platform
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-import httpx
 from ranx import evaluate
 
 from talentrag import __version__
@@ -31,9 +29,9 @@ from talentrag.runtime import open_knowledge_base
 from talentrag.search import SearchRequest, SearchResponse
 from talentrag.vocabulary import load_vocabulary
 from tests.benchmarks import hub_edges, postgres, write_load
+from tests.benchmarks import serving as serving_run
 from tests.benchmarks.baselines import BM25Baseline, DenseBaseline, raw_lightrag_rank
-from tests.benchmarks.corpus import AS_OF, ROOT, built_corpus, peak_rss_mb, run_child
-from tests.benchmarks.latency import percentiles
+from tests.benchmarks.corpus import AS_OF, ROOT, built_corpus, run_child
 from tests.benchmarks.queries import Query, load_truth, make_queries
 from tests.benchmarks.search_quality import as_run, qrels
 from tests.support.generator import generate_corpus
@@ -188,74 +186,11 @@ def ingestion(folder: Path, n_cvs: int, seed: int) -> dict:
 async def serving(
     data_dir: Path, embedder: str, queries: list[Query], clients: tuple[int, ...], requests: int
 ) -> dict:
-    """`talentrag serve` in a child process: cold start, load at each client count, peak RSS."""
-    port = _free_port()
+    """`talentrag serve` on the data directory: cold start, load at each client count, peak RSS."""
     env = os.environ | {"TALENTRAG_EMBEDDER": embedder}
-    started = time.perf_counter()
-    server = subprocess.Popen([sys.executable, "-m", "talentrag.cli", "serve", "--port", str(port), "--data-dir", str(data_dir)],
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
-    url = f"http://127.0.0.1:{port}/v1/candidates/search"
-    body = queries[0].request(10)
-    try:
-        async with httpx.AsyncClient(timeout=120) as client:
-            cold = await _first_answer(client, url, body, started, server)
-            levels = {str(n): await _load(client, url, queries, n, requests) for n in clients}
-        peak = peak_rss_mb(server.pid)
-    finally:
-        server.terminate()
-        server.wait(timeout=60)
-    return {
-        "cold_start_seconds": round(cold, 2),
-        "concurrency": levels,
-        "serving_peak_rss_mb": peak,
-    }
-
-
-async def _first_answer(
-    client: httpx.AsyncClient, url: str, body: dict, started: float, server: subprocess.Popen
-) -> float:
-    while True:
-        if server.poll() is not None:
-            raise RuntimeError(f"the server exited: {server.stderr.read().decode()[-500:]}")
-        try:
-            if (await client.post(url, json=body)).status_code == 200:
-                return time.perf_counter() - started
-        except httpx.TransportError:
-            await asyncio.sleep(0.05)
-
-
-async def _load(
-    client: httpx.AsyncClient, url: str, queries: list[Query], workers: int, total: int
-) -> dict:
-    latencies: list[float] = []
-    errors = 0
-    cursor = iter(range(total))
-
-    async def worker() -> None:
-        nonlocal errors
-        for i in cursor:
-            started = time.perf_counter()
-            response = await client.post(url, json=queries[i % len(queries)].request(10))
-            latencies.append((time.perf_counter() - started) * 1000)
-            errors += response.status_code != 200
-
-    started = time.perf_counter()
-    await asyncio.gather(*(worker() for _ in range(workers)))
-    seconds = time.perf_counter() - started
-    return {
-        "requests": total,
-        "rps": round(total / seconds, 1),
-        **percentiles(latencies),
-        "errors": errors,
-    }
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    served = await serving_run.serve(data_dir, queries, clients, requests, env)
+    (rss,) = served.pop("peak_rss_mb_per_process")
+    return {**served, "serving_peak_rss_mb": rss}
 
 
 def machine() -> dict:

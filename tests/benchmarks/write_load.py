@@ -24,6 +24,7 @@ import httpx
 from tests.benchmarks.corpus import AS_OF, built_corpus
 from tests.benchmarks.latency import percentiles
 from tests.benchmarks.queries import Query, load_truth, make_queries
+from tests.benchmarks.serving import free_port
 from tests.support.generator import generate_corpus
 
 CLIENTS = 4
@@ -73,7 +74,7 @@ async def measure(data_dir: Path, queries: list[Query], bulk: list[dict[str, str
     with tempfile.TemporaryDirectory() as tmp:
         served = Path(tmp) / "kb"
         shutil.copytree(data_dir, served)
-        port = _free_port()
+        port = free_port()
         env = os.environ | {"TALENTRAG_EMBEDDER": "hashing"}
         server = subprocess.Popen(
             [sys.executable, "-m", "talentrag.cli", "serve", "--port", str(port), "--data-dir", str(served)],
@@ -155,14 +156,6 @@ async def _ready(client: httpx.AsyncClient, url: str, server: subprocess.Popen) 
                 return
         except httpx.TransportError:
             await asyncio.sleep(0.1)
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 async def main() -> None:
