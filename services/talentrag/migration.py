@@ -22,7 +22,7 @@ from talentrag.config import Settings
 from talentrag.embeddings import Embedder, build_embedder
 from talentrag.errors import ConfigurationError, InvalidInput
 from talentrag.gateways.lightrag_postgres import lightrag_environment
-from talentrag.gateways.stored_vectors import StoredVectors, workspace_sizes
+from talentrag.gateways.stored_vectors import StoredVectors
 from talentrag.ingestion.pipeline import CopyReport
 from talentrag.ingestion.writer_lock import WriterLock
 from talentrag.runtime import WRITE_LOCK_FILE, check_manifest, open_knowledge_base
@@ -41,7 +41,7 @@ class TenantCopy:
     documents_after: int
     """Active documents the database holds for the tenant after the copy."""
     graph_before: dict[str, int]
-    """Entities, relations and chunks in the data directory's vector files."""
+    """Entities and relations in the data directory's vector files, and its chunks."""
     graph_after: dict[str, int]
     """The same in the database's workspace after the copy."""
 
@@ -109,14 +109,11 @@ async def _copy_tenants(
     target = settings.model_copy(update={"database_url": database_url})
     async with open_knowledge_base(target, embedder=vectors) as kb:
         for tenant in counts:
-            workspace = settings.data_dir / "lightrag" / tenant
-            vectors.load(workspace)
+            graph_before = vectors.load(settings.data_dir / "lightrag" / tenant)
             copy = await kb.ingestor.copy_in(source, tenant, progress(tenant) if progress else None)
             documents_after = (await kb.store.document_counts()).get(tenant, 0)
             graph_after = await kb.graph.sizes(tenant)
-            report.tenants.append(
-                TenantCopy(copy, documents_after, workspace_sizes(workspace), graph_after)
-            )
+            report.tenants.append(TenantCopy(copy, documents_after, graph_before, graph_after))
         if isinstance(kb.store, PostgresCandidateStore):
             await kb.store.refresh_statistics()
     report.vectors_reused, report.vectors_embedded = vectors.reused, vectors.embedded

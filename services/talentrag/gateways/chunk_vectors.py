@@ -4,8 +4,8 @@ talentrag queries in ``hybrid`` mode with ``kg_chunk_pick_method="WEIGHT"``: ent
 relations are found by their vectors, chunks are reached through them (LightRAG reads
 chunk vectors only in ``mix`` and ``naive`` modes), and search takes evidence from the
 candidate store anyway. Chunks were 28% of the MiniLM tokens embedded per CV (753 of
-2,673; ``tests/benchmarks/embedded_text.py``). The chunk texts stay in LightRAG's key-value store, and deletes still
-reach the storage, for vectors written before. A LightRAG Server pointed at the same
+2,673; ``tests/benchmarks/embedded_text.py``). The chunk texts stay in LightRAG's
+key-value store, and deletes still reach the storage, for vectors written before. A LightRAG Server pointed at the same
 data answers in ``local``, ``global`` and ``hybrid`` modes; ``mix`` and ``naive`` find no
 chunks by vector.
 

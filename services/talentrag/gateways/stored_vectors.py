@@ -1,10 +1,10 @@
 """Vectors an embedded data directory already holds, served as an embedder.
 
 Copying a tenant to PostgreSQL writes the same knowledge graph again through LightRAG,
-which embeds every entity, relation and chunk text it is given. The embedded files
-keep each of those texts beside its vector, so the copy looks them up instead of
-running the model (minutes per thousand CVs with MiniLM); a text not found is
-embedded by the real model and counted.
+which embeds every entity and relation text it is given (chunks get no vectors:
+``chunk_vectors``). The embedded files keep each of those texts beside its vector, so
+the copy looks them up instead of running the model (minutes per thousand CVs with
+MiniLM); a text not found is embedded by the real model and counted.
 """
 
 from __future__ import annotations
@@ -18,12 +18,10 @@ from nano_vectordb.dbs import buffer_string_to_array
 
 from talentrag.embeddings.base import Embedder
 
-VECTOR_FILES = {
-    "entities": "vdb_entities.json",
-    "relations": "vdb_relationships.json",
-    "chunks": "vdb_chunks.json",
-}
-"""LightRAG's file vector storages in a workspace folder, by what they hold."""
+VECTOR_FILES = {"entities": "vdb_entities.json", "relations": "vdb_relationships.json"}
+"""LightRAG's file vector storages a copy reads, by what they hold (a data directory's
+``vdb_chunks.json``, written before chunks lost their vectors, is not needed)."""
+CHUNKS_FILE = "kv_store_text_chunks.json"
 
 
 def _key(text: str) -> bytes:
@@ -39,17 +37,6 @@ def _read(path: Path, dim: int) -> tuple[list[str], np.ndarray]:
         raise ValueError(f"{path} holds {stored['embedding_dim']}-dim vectors, not {dim}")
     matrix = buffer_string_to_array(stored["matrix"]).reshape(-1, dim)
     return [row.get("content", "") for row in stored["data"]], matrix
-
-
-def workspace_sizes(workspace: Path) -> dict[str, int]:
-    """Entities and relations a workspace folder's vector files hold, and its chunks."""
-    sizes = {}
-    for kind in ("entities", "relations"):
-        path = workspace / VECTOR_FILES[kind]
-        sizes[kind] = len(json.loads(path.read_text("utf-8"))["data"]) if path.is_file() else 0
-    chunks = workspace / "kv_store_text_chunks.json"
-    sizes["chunks"] = len(json.loads(chunks.read_text("utf-8"))) if chunks.is_file() else 0
-    return sizes
 
 
 class StoredVectors(Embedder):
@@ -68,19 +55,27 @@ class StoredVectors(Embedder):
         self.reused = 0
         self.embedded = 0
 
-    def load(self, workspace: Path) -> None:
-        """Serve the vectors of this workspace folder (replacing the previous one's)."""
+    def load(self, workspace: Path) -> dict[str, int]:
+        """Serve the vectors of this workspace folder (replacing the previous one's).
+
+        Returns what the folder holds: entities and relations (vectors) and chunks (texts
+        in the key-value file), the figures a copy is checked against.
+        """
         rows: dict[bytes, int] = {}
         matrices = []
-        offset = 0
-        for name in VECTOR_FILES.values():
+        sizes: dict[str, int] = {}
+        for kind, name in VECTOR_FILES.items():
             texts, matrix = _read(workspace / name, self.dim)
+            offset = sum(sizes.values())
             for n, text in enumerate(texts):
                 rows.setdefault(_key(text), offset + n)
             matrices.append(matrix)
-            offset += len(texts)
+            sizes[kind] = len(texts)
         self._rows = rows
         self._matrix = np.vstack(matrices).astype(np.float32, copy=False)
+        chunks = workspace / CHUNKS_FILE
+        sizes["chunks"] = len(json.loads(chunks.read_text("utf-8"))) if chunks.is_file() else 0
+        return sizes
 
     async def embed(self, texts: list[str]) -> np.ndarray:
         """Stored vectors where the text is known, the model's for the rest (counted)."""
