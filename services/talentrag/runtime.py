@@ -7,8 +7,8 @@ application layer (``talentrag.application``), never build them themselves.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -145,16 +145,15 @@ def _search_gateway(settings: Settings, embedded: EmbeddedLightRAG) -> Knowledge
     )
 
 
-async def _create_lightrag_tables(
-    store: CandidateStore, graph: EmbeddedLightRAG, tenant: str
-) -> None:
-    """Open the default tenant's workspace (LightRAG creates its tables then) under the
-    database's schema lock, so replicas starting together do not race to create them."""
+def _workspace_opening(store: CandidateStore) -> Callable[[], AbstractAsyncContextManager[None]]:
+    """What a LightRAG workspace opens under: the database's schema lock on PostgreSQL
+    (LightRAG creates its tables then, and replicas starting together must take turns),
+    nothing in a data directory (one process writes it)."""
     from talentrag.store.postgres import PostgresCandidateStore
 
     if isinstance(store, PostgresCandidateStore):
-        async with store.schema_lock():
-            await graph.ready(tenant)
+        return store.schema_lock
+    return nullcontext
 
 
 @asynccontextmanager
@@ -175,12 +174,12 @@ async def open_knowledge_base(
         embedder,
         storages=lightrag_storages(settings),
         generation=None if settings.database_url else store.generation,
+        opening=_workspace_opening(store),
     )
     await store.open()
     gateway: KnowledgeGraphGateway = graph
     pool = AnalysisPool(vocabulary, settings.vocabulary_path, settings.ingest_workers)
     try:
-        await _create_lightrag_tables(store, graph, settings.tenant)
         ingestor = Ingestor(
             store,
             graph,

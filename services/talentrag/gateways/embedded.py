@@ -11,7 +11,7 @@ import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +108,7 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
         cosine_threshold: float = 0.2,
         storages: dict[str, str] | None = None,
         generation: Callable[[str], Awaitable[int]] | None = None,
+        opening: Callable[[], AbstractAsyncContextManager[None]] = nullcontext,
     ):
         self.working_dir = working_dir
         self.embedder = embedder
@@ -127,6 +128,9 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
         self._open = asyncio.Event()  # cleared while a reload waits for operations in flight
         self._open.set()
         self._reload_lock = asyncio.Lock()
+        # Held while a workspace opens: on PostgreSQL, the database's schema lock, since
+        # LightRAG creates its tables then and replicas doing it at once collide.
+        self._opening = opening
         _quiet_lightrag()
 
     async def rag(self, tenant: str) -> Any:
@@ -137,7 +141,8 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
                     self._loaded_at[tenant] = await self._generation(tenant)
                 _claim_workspace(tenant, self.working_dir)
                 try:
-                    self._instances[tenant] = await self._create(tenant)
+                    async with self._opening():
+                        self._instances[tenant] = await self._create(tenant)
                 except BaseException:
                     _release_workspaces([tenant])
                     raise

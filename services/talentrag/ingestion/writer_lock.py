@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from filelock import FileLock, Timeout
 
 from talentrag.errors import Busy
+from talentrag.store.pg_locks import take_advisory_lock
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -103,19 +104,14 @@ class AdvisoryWriterLock(WriterLock):
     @asynccontextmanager
     async def writing(self) -> AsyncIterator[None]:
         """Held for one write; raises ``Busy`` after ``wait_s`` behind other replicas."""
-        import asyncpg
-
         async with self._lock, self._pool().acquire() as connection:
-            await connection.execute(f"SET lock_timeout = {int(self.wait_s * 1000)}")
             try:
-                await connection.execute("SELECT pg_advisory_lock($1)", ADVISORY_LOCK_KEY)
-            except asyncpg.LockNotAvailableError as exc:
+                await take_advisory_lock(connection, ADVISORY_LOCK_KEY, wait_s=self.wait_s)
+            except TimeoutError as exc:
                 raise Busy(
                     f"other replicas kept the database's write lock for {self.wait_s:.0f} s; "
                     "retry when their writes have finished"
                 ) from exc
-            finally:
-                await connection.execute("RESET lock_timeout")
             try:
                 yield
             finally:

@@ -21,6 +21,7 @@ import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from talentrag.errors import ConfigurationError
+from talentrag.store.pg_locks import advisory_lock
 
 log = logging.getLogger(__name__)
 
@@ -87,8 +88,7 @@ async def apply_migrations(connection: Connection) -> list[int]:
     """Apply the migrations the database lacks, under the advisory lock; returns their
     versions (empty when the schema was up to date)."""
     migrations = load_migrations()
-    await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
-    try:
+    async with advisory_lock(connection, MIGRATION_LOCK):
         await connection.execute(CREATE_LEDGER)
         applied = {
             row["version"]: row["checksum"]
@@ -110,8 +110,6 @@ async def apply_migrations(connection: Connection) -> list[int]:
             log.info("applied schema migration %04d_%s", migration.version, migration.name)
             done.append(migration.version)
         return done
-    finally:
-        await connection.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
 
 
 def _check_history(applied: dict[int, str], migrations: list[Migration]) -> None:

@@ -33,6 +33,7 @@ from talentrag.store.base import (
     StoreSummary,
     UnfinishedWrite,
 )
+from talentrag.store.pg_locks import advisory_lock
 from talentrag.store.pg_schema import MIGRATION_LOCK, Connection, apply_migrations
 from talentrag.store.pg_text import phrase_query, tsvector_literal
 from talentrag.store.rows import (
@@ -165,12 +166,8 @@ class PostgresCandidateStore(CandidateStore):
         at the same moment: concurrent ``CREATE TABLE IF NOT EXISTS`` collide in
         PostgreSQL's catalog (``pg_type_typname_nsp_index``) and one replica fails to start.
         """
-        async with self.pool.acquire() as connection:
-            await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
-            try:
-                yield
-            finally:
-                await connection.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+        async with self.pool.acquire() as connection, advisory_lock(connection, MIGRATION_LOCK):
+            yield
 
     async def refresh_statistics(self) -> None:
         """``ANALYZE`` the whole database (ours and LightRAG's tables) after a bulk copy.
