@@ -177,6 +177,12 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
             "other_person",
         ),
         ("Hand off designs to React and Swift developers.", "React", "other_person"),
+        ("Agency recruiter for senior Python and Go positions.", "Python", "other_person"),
+        (
+            "Built admin panels for the mobile apps of our clients.",
+            "Mobile App Development",
+            "project_domain",
+        ),
         ("Coordinating with the ABAP team for development.", "SAP ABAP", "other_person"),
         ("The app is available on Android and iOS.", "iOS Development", "project_domain"),
         ("I work for clients using SAP and Oracle.", "SAP ERP", "project_domain"),
@@ -208,6 +214,8 @@ def test_mentions_that_are_not_the_authors_skills(
         ("Developed 6 Android apps with Kotlin.", "Android Development"),
         ("Hired as a Python developer in 2019.", "Python"),
         ("Sold the idea of CI to the team and built it with Jenkins.", "Jenkins"),
+        ("Implemented SAP S/4HANA for clients in retail.", "SAP ERP"),
+        ("Hiring manager for the Kubernetes migration, which I led hands-on.", "Kubernetes"),
     ],
 )
 def test_the_authors_own_work_stays_held(vocabulary: Vocabulary, text: str, skill: str):
