@@ -47,6 +47,7 @@ from talentrag.ingestion.readers import clean_line, clean_text, require_text
 from talentrag.policy.limits import MAX_FILE_NAME_CHARS, MAX_JOB_DOCUMENTS, MAX_NAME_CHARS
 from talentrag.runtime import KnowledgeBase, open_knowledge_base
 from talentrag.search import SearchRequest, SearchResponse
+from talentrag.startup import resume_collection
 from talentrag.store import StoredVersion, StoreSummary
 from talentrag.store.jobs import IngestJob, ItemKind, JobItem
 
@@ -436,6 +437,8 @@ class TalentService:
         stale = await self.stale_analysis()
         if stale and not self.settings.reindex_on_start:
             raise StaleAnalysis(stale)
+        if stale:
+            resume_collection()  # a re-analysis is long work that leaves garbage behind
         return [
             await (reindex_tenant(tenant) if reindex_tenant else self._reindex_logged(tenant, n))
             for tenant, n in stale.items()

@@ -14,30 +14,40 @@ import logging
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import date
 from pathlib import Path
 
-from pydantic import ValidationError
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Column, Table
+from talentrag.startup import collection_paused, pause_collection
 
-from talentrag.application import (
-    TalentService,
-    expand_paths,
-    open_service,
-    require_paths,
-)
-from talentrag.config import Settings
-from talentrag.domain import DocumentRecord, DocumentType
-from talentrag.errors import ConfigurationError, InvalidInput, TalentragError
-from talentrag.ingestion.analyze import document_id_for
-from talentrag.ingestion.pipeline import IngestResult, Outcome, ReindexReport
-from talentrag.policy.limits import MAX_TOP_K
-from talentrag.runtime import storage_place, writer_lock
-from talentrag.search import SearchRequest, SearchResponse
-from talentrag.search.models import ResolvedRequest
+with collection_paused():  # see talentrag.startup
+    from pydantic import ValidationError
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+    from rich.table import Column, Table
+
+    from talentrag.application import (
+        TalentService,
+        expand_paths,
+        open_service,
+        require_paths,
+    )
+    from talentrag.config import Settings
+    from talentrag.domain import DocumentRecord, DocumentType
+    from talentrag.errors import ConfigurationError, InvalidInput, TalentragError
+    from talentrag.ingestion.analyze import document_id_for
+    from talentrag.ingestion.pipeline import IngestResult, Outcome, ReindexReport
+    from talentrag.policy.limits import MAX_TOP_K
+    from talentrag.runtime import storage_place, writer_lock
+    from talentrag.search import SearchRequest, SearchResponse
+    from talentrag.search.models import ResolvedRequest
 
 console = Console()
 stderr = Console(stderr=True)
@@ -688,8 +698,6 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     """The HTTP API in this process, or with ``--workers N`` in N processes (PostgreSQL)."""
     import uvicorn
 
-    from talentrag.adapters.http import create_app
-
     if not settings.api_keys and args.host not in LOOPBACK:
         raise ConfigurationError(
             f"refusing to serve on {args.host} without API keys; set TALENTRAG_API_KEYS "
@@ -704,27 +712,62 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         )
     if not settings.database_url:  # replicas on PostgreSQL share the database by design
         writer_lock(settings).ensure_free()  # a clear message instead of a failed start
+    if args.workers == 1:
+        pause_collection()  # until the app is ready to serve (its lifespan resumes it)
+        asyncio.run(_serve_here(args, settings))
+        return 0
     asyncio.run(_analysis_up_to_date(settings))
     _print_serving(args, settings)
-    log_level = "info" if args.verbose else "warning"
-    if args.workers == 1:
-        config = uvicorn.Config(
-            create_app(settings), host=args.host, port=args.port, log_level=log_level
-        )
-        uvicorn.Server(config).run()
-        return 0
     # each worker process builds its settings from the environment: pass the CLI's own
     os.environ["TALENTRAG_DATA_DIR"] = str(settings.data_dir)
     os.environ["TALENTRAG_TENANT"] = settings.tenant
     uvicorn.run(
-        "talentrag.adapters.http.app:app_from_environment",
+        "talentrag.startup:app_from_environment",
         factory=True,
         host=args.host,
         port=args.port,
         workers=args.workers,
-        log_level=log_level,
+        log_level=_log_level(args),
     )
     return 0
+
+
+def _log_level(args: argparse.Namespace) -> str:
+    return "info" if args.verbose else "warning"
+
+
+async def _serve_here(args: argparse.Namespace, settings: Settings) -> None:
+    """One server process: the knowledge base is opened once, for the analysis check
+    (progress bar, one-line refusal) and then for serving.
+
+    Opening it twice, once to check and once in the app, cost a second vocabulary and
+    embedder load at every start. The app's lifespan takes it over and closes it at
+    shutdown (uvicorn re-raises SIGTERM after its shutdown, so code after ``serve``
+    does not run then); ``opened`` closes it here when the lifespan never ran.
+    """
+    import uvicorn
+
+    from talentrag.adapters.http import create_app
+
+    opened = AsyncExitStack()
+    try:
+        service = await opened.enter_async_context(open_service(settings))
+        await _bring_up_to_date(service)
+        _print_serving(args, settings)
+        app = create_app(settings, opened=_handed_over(opened, service))
+        config = uvicorn.Config(app, host=args.host, port=args.port, log_level=_log_level(args))
+        await uvicorn.Server(config).serve()
+    finally:
+        await opened.aclose()  # nothing left to close once the lifespan has
+
+
+@asynccontextmanager
+async def _handed_over(
+    opened: AsyncExitStack, service: TalentService
+) -> AsyncIterator[TalentService]:
+    """``service``, already open, closed with ``opened`` when the block exits."""
+    async with opened:
+        yield service
 
 
 def _print_serving(args: argparse.Namespace, settings: Settings) -> None:
@@ -756,9 +799,13 @@ async def _analysis_up_to_date(settings: Settings) -> None:
     here shows progress and turns a refusal into one line and an exit code.
     """
     async with open_service(settings) as service:
-        await service.bring_analysis_up_to_date(
-            lambda tenant: _reindex_tenant(service, tenant, quiet=False)
-        )
+        await _bring_up_to_date(service)
+
+
+async def _bring_up_to_date(service: TalentService) -> None:
+    await service.bring_analysis_up_to_date(
+        lambda tenant: _reindex_tenant(service, tenant, quiet=False)
+    )
 
 
 async def _mcp(_args: argparse.Namespace, settings: Settings) -> int:

@@ -82,7 +82,9 @@ def experience_words() -> ExperienceWords:
     """The shipped word lists; a clear error names the file when they are invalid."""
     path = resources.files("talentrag.ingestion") / "data" / "experience.yaml"
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        # libyaml when built in, as for the vocabulary: read at import, so at every start
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
         return ExperienceWords.model_validate(raw)
     except (yaml.YAMLError, ValidationError) as exc:
         raise ValueError(f"invalid experience word list {path}: {exc}") from exc

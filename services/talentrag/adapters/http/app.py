@@ -1,7 +1,8 @@
 """The FastAPI application: REST for ATS systems and MCP (Streamable HTTP) on one port.
 
 MCP's route is added to the same router as the REST routes (not mounted at "/"),
-so unknown paths and wrong methods get the API's problem+json 404/405.
+so unknown paths and wrong methods get the API's problem+json 404/405. Its server is
+built after start-up (``deferred_mcp``): the first search does not wait for the SDK.
 """
 
 from __future__ import annotations
@@ -9,43 +10,37 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from fastapi import FastAPI
-from mcp.server.transport_security import TransportSecuritySettings
+from starlette.routing import Route
 
 from talentrag import __version__
 from talentrag.adapters.http import embeddings, jobs, routes
+from talentrag.adapters.http.deferred_mcp import MCP_PATH, DeferredMCP
 from talentrag.adapters.http.errors import install_error_handlers
 from talentrag.adapters.http.guard import MULTIPART_ALLOWANCE, RequestGuard
 from talentrag.adapters.http.tools import create_tools_app
-from talentrag.adapters.mcp import build_mcp_server
 from talentrag.application import TalentService, open_service
 from talentrag.config import Settings
+from talentrag.startup import resume_collection
 
 
-def app_from_environment() -> FastAPI:
-    """The app with settings from ``TALENTRAG_*`` (each ``serve --workers`` process)."""
-    return create_app(Settings())
-
-
-def create_app(settings: Settings) -> FastAPI:
-    """The ASGI app ``talentrag serve`` runs; it opens the knowledge base in its lifespan."""
-    mcp_server = build_mcp_server(lambda: _service(app))
-    mcp_app = mcp_server.streamable_http_app(
-        streamable_http_path="/mcp",
-        # replicas over PostgreSQL: any of them answers any MCP request (no session state)
-        stateless_http=bool(settings.database_url),
+def create_app(
+    settings: Settings, opened: AbstractAsyncContextManager[TalentService] | None = None
+) -> FastAPI:
+    """The ASGI app ``talentrag serve`` runs; it opens the knowledge base in its lifespan,
+    or takes over ``opened``, a service the caller opened already (and closes it)."""
+    mcp = DeferredMCP(
+        settings,
+        lambda: _service(app),
         # the guard's limit applies (problem+json 413), not the SDK's own 4 MiB
-        max_request_body_size=settings.max_upload_bytes + MULTIPART_ALLOWANCE,
-        transport_security=TransportSecuritySettings(
-            allowed_hosts=settings.mcp_allowed_hosts, allowed_origins=settings.mcp_allowed_origins
-        ),
+        body_limit=settings.max_upload_bytes + MULTIPART_ALLOWANCE,
     )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with open_service(settings) as service, mcp_server.session_manager.run():
+        async with opened or open_service(settings) as service:
             await service.hold_writer()  # the server is the data directory's only writer
             await service.recover()  # writes a killed process left unfinished
             await service.bring_analysis_up_to_date()  # never serve an older analysis silently
@@ -53,8 +48,10 @@ def create_app(settings: Settings) -> FastAPI:
             await service.load(settings.tenant)
             app.state.service = tools_app.state.service = service
             runner = asyncio.create_task(service.run_jobs(), name="ingest-jobs")
+            resume_collection()  # start-up is over (``talentrag.startup``)
             try:
-                yield
+                async with mcp.running():
+                    yield
             finally:
                 runner.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -72,7 +69,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(routes.router)
     app.include_router(jobs.router)
     app.include_router(embeddings.router)
-    app.router.routes.extend(mcp_app.routes)  # POST/GET/DELETE /mcp
+    app.router.routes.append(Route(MCP_PATH, endpoint=mcp))  # POST/GET/DELETE /mcp
     tools_app = create_tools_app()
     app.mount("/tools", tools_app)  # read-only surface for assistants, own /tools/openapi.json
     return app
