@@ -530,7 +530,7 @@ async def _migrate(args: argparse.Namespace, settings: Settings) -> int:
             soft_wrap=True,
         )
     console.print(
-        f"{report.vectors_reused} vectors copied from the data directory, "
+        f"{report.vectors_reused} distinct vectors copied from the data directory, "
         f"{report.vectors_embedded} embedded again",
         highlight=False,
     )

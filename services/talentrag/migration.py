@@ -53,7 +53,8 @@ class TenantCopy:
 
 @dataclass
 class MigrationReport:
-    """Every tenant's copy, and how many vectors were read back rather than embedded."""
+    """Every tenant's copy, and how many distinct vectors were read back rather than
+    embedded (relations sharing a text share a vector)."""
 
     tenants: list[TenantCopy] = field(default_factory=list)
     vectors_reused: int = 0

@@ -10,7 +10,9 @@ import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import numpy as np
 import pytest
+from lightrag import QueryParam
 
 from talentrag.config import Settings
 from talentrag.embeddings import HashingEmbedder
@@ -23,6 +25,18 @@ from tests.conftest import AS_OF, create_database, drop_database
 HOLDERS = HUB_EDGES_FOR_RETRIEVAL + 50
 
 
+class RecordingEmbedder(HashingEmbedder):
+    """Hashing vectors; keeps every text it was asked to embed."""
+
+    def __init__(self) -> None:
+        super().__init__(64)
+        self.texts: list[str] = []
+
+    async def embed(self, texts: list[str]) -> np.ndarray:
+        self.texts += texts
+        return await super().embed(texts)
+
+
 @pytest.fixture(params=["embedded", "postgres"])
 async def hub_kb(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[KnowledgeBase]:
     server = request.getfixturevalue("postgres_server") if request.param == "postgres" else None
@@ -30,7 +44,7 @@ async def hub_kb(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
     kept = {k: v for k, v in os.environ.items() if k.startswith("POSTGRES_")}
     settings = Settings(data_dir=tmp_path / "kb", database_url=database_url, embedder="hashing")
     try:
-        async with open_knowledge_base(settings, as_of=AS_OF, embedder=HashingEmbedder(64)) as kb:
+        async with open_knowledge_base(settings, as_of=AS_OF, embedder=RecordingEmbedder()) as kb:
             await kb.graph.write("default", GraphWrite(kg=hub_kg(HOLDERS)))
             yield kb
     finally:
@@ -97,3 +111,22 @@ async def test_chunks_are_kept_as_text_without_vectors(hub_kb: KnowledgeBase) ->
         RetrievalQuery(query="Python developer", ll_keywords=["Python"], hl_keywords=["Python"]),
     )
     assert any(e.name == "Python" for e in retrieval.entities)
+
+
+async def test_relations_are_embedded_from_their_keywords_once_per_distinct_text(
+    hub_kb: KnowledgeBase,
+) -> None:
+    """Every holder's relation is embedded from its keywords, which all holders share: the
+    model sees each entity once and the one keywords text once, not a text per holder."""
+    assert isinstance(hub_kb.graph.embedder, RecordingEmbedder)
+    embedded = hub_kb.graph.embedder.texts
+    assert "has skill" in embedded
+    assert len(embedded) == len(set(embedded)) == HOLDERS + 1 + 1  # entities + keywords
+    assert not any("wrote Python services" in text for text in embedded)
+    rag = await hub_kb.graph.rag("default")
+    answer = await rag.aquery_data(
+        "has skill", QueryParam(mode="global", hl_keywords=["has skill"], ll_keywords=[])
+    )
+    relations = answer["data"]["relationships"]
+    assert relations  # found by the keywords' vector, their description intact
+    assert all("wrote Python services" in r["description"] for r in relations)

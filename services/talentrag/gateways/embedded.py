@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from talentrag.embeddings.base import Embedder
+from talentrag.embeddings.cache import CachedEmbedder
 from talentrag.errors import ConfigurationError
 from talentrag.gateways.base import (
     GraphWrite,
@@ -26,8 +27,12 @@ from talentrag.gateways.base import (
     Retrieval,
     RetrievalQuery,
 )
-from talentrag.gateways.chunk_vectors import ChunkVectorsNotWritten
 from talentrag.gateways.payload import retrieval_from_payload
+from talentrag.gateways.vector_writes import (
+    ChunkVectorsNotWritten,
+    RelationVectorsFromKeywords,
+    unwrapped,
+)
 from talentrag.graph_schema import document_entity_type, parse_document_node
 
 log = logging.getLogger(__name__)
@@ -112,6 +117,8 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
     ):
         self.working_dir = working_dir
         self.embedder = embedder
+        # What LightRAG embeds repeats (each skill's relation text, query keywords).
+        self._cached_embedder = CachedEmbedder(embedder)
         self.cosine_threshold = cosine_threshold
         # kv_storage / vector_storage / graph_storage / doc_status_storage class names;
         # PostgreSQL ones read POSTGRES_* from the environment (LightRAG's convention).
@@ -158,7 +165,7 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
 
         _quiet_lightrag()
         self.working_dir.mkdir(parents=True, exist_ok=True)
-        embedder = self.embedder
+        embedder = self._cached_embedder
 
         async def embed(texts: list[str], **_kwargs: Any) -> Any:
             # A plain function, because LightRAG deep-copies its config (and a bound
@@ -189,7 +196,9 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
         )
         _quiet_lightrag()
         await rag.initialize_storages()
-        rag.chunks_vdb = ChunkVectorsNotWritten(rag.chunks_vdb)  # never read: not embedded
+        # never read: not embedded; and relations embedded from their keywords alone
+        rag.chunks_vdb = ChunkVectorsNotWritten(rag.chunks_vdb)
+        rag.relationships_vdb = RelationVectorsFromKeywords(rag.relationships_vdb)
         return rag
 
     def _storage_classes(self) -> dict[str, str]:
@@ -323,7 +332,7 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
             stores = {
                 "entities": rag.entities_vdb,
                 "relations": rag.relationships_vdb,
-                "chunks": rag.text_chunks,  # chunks have no vectors (``chunk_vectors``)
+                "chunks": rag.text_chunks,  # chunks have no vectors (``vector_writes``)
             }
             return {kind: await _size(store) for kind, store in stores.items()}
 
@@ -413,6 +422,7 @@ async def _size(store: Any) -> int:
     """Rows in one storage: a file storage's in-memory data, or the workspace's table rows."""
     from lightrag.kg.nano_vector_db_impl import NanoVectorDBStorage
 
+    store = unwrapped(store)
     if isinstance(store, NanoVectorDBStorage):
         return len((await store.client_storage)["data"])
     if getattr(store, "db", None) is None:  # JsonKVStorage

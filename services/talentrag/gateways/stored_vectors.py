@@ -2,7 +2,7 @@
 
 Copying a tenant to PostgreSQL writes the same knowledge graph again through LightRAG,
 which embeds every entity and relation text it is given (chunks get no vectors:
-``chunk_vectors``). The embedded files keep each of those texts beside its vector, so
+``vector_writes``). The embedded files keep each of those texts beside its vector, so
 the copy looks them up instead of running the model (minutes per thousand CVs with
 MiniLM); a text not found is embedded by the real model and counted.
 """

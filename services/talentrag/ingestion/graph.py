@@ -58,7 +58,9 @@ def _skill_edge(record: DocumentRecord, held: HeldSkill, chunks: list[Chunk]) ->
         "tgt_id": held.skill,
         "description": f"{document_node(record.document_type, record.id)} {verb} {held.skill} "
         f"({held.kind.value} via '{held.surface}').{quote}",
-        "keywords": f"{verb}, {held.skill}, {held.surface}, {held.category}",
+        # the relation's vector is embedded from these alone (``gateways/vector_writes.py``):
+        # what every holder of the skill shares, so the text is embedded once
+        "keywords": f"{verb}, {held.skill}, {held.category}",
         "weight": round(1.0 + held.confidence * min(held.mentions, 5), 2),
         "source_id": source,
         "file_path": record.source_file,

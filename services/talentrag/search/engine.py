@@ -225,7 +225,10 @@ class SearchService:
             self._collect(entity.name, entity.entity_type, entity.file_path, ids, files)
         if files:
             ids |= await self.store.ids_for_source_files(tenant, sorted(files))
-        return await self.store.profiles(tenant, sorted(ids), accepted | excluded.keys())
+        profiles = await self.store.profiles(tenant, sorted(ids), accepted | excluded.keys())
+        # A candidate LightRAG retrieved who holds none of the accepted skills cannot match;
+        # which of them it retrieves is the vector index's tie-breaking, not the request's.
+        return {i: p for i, p in profiles.items() if p.skills.keys() & accepted}
 
     async def _found_in_text(
         self,

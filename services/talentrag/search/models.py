@@ -308,7 +308,10 @@ class SearchResponse(BaseModel):
 
     query: str = Field(description="The natural-language query sent to LightRAG.")
     candidates: list[CandidateResult]
-    total_considered: int = Field(description="Candidates examined before the filters and paging.")
+    total_considered: int = Field(
+        description="Candidates examined before the filters and paging: those holding a "
+        "requested skill or a stand-in for one, or whose CV text names one."
+    )
     total: int = Field(0, description="Candidates listed over all pages.")
     total_qualifying: int = Field(
         0, description="Of those, candidates with every required skill matched."
