@@ -16,10 +16,12 @@ from talentrag import application, cli
 from talentrag.config import Settings
 from talentrag.startup import collection_paused, pause_collection, resume_collection
 
+SERVE_ARGS = argparse.Namespace(host="127.0.0.1", port=0, verbose=False, workers=1)
 
-async def test_serve_opens_the_knowledge_base_once_and_the_app_closes_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-):
+
+@pytest.fixture
+def openings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Events of the real ``open_knowledge_base``: "opened", then "closed"."""
     events: list[str] = []
     real_open = application.open_knowledge_base
 
@@ -30,45 +32,39 @@ async def test_serve_opens_the_knowledge_base_once_and_the_app_closes_it(
             yield kb
         events.append("closed")
 
+    monkeypatch.setattr(application, "open_knowledge_base", counted)
+    return events
+
+
+async def test_serve_opens_the_knowledge_base_once_and_the_app_closes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, openings: list[str]
+):
     async def serve(server: uvicorn.Server, sockets: Any = None) -> None:
         app = server.config.app  # the app's lifespan, without a socket
         async with app.router.lifespan_context(app):
-            events.append("serving")
+            openings.append("serving")
             assert app.state.service.kb.graph._instances  # the default tenant is loaded
-        events.append("stopped")
+        openings.append("stopped")
 
-    monkeypatch.setattr(application, "open_knowledge_base", counted)
     monkeypatch.setattr(uvicorn.Server, "serve", serve)
-    args = argparse.Namespace(host="127.0.0.1", port=0, verbose=False, workers=1)
 
-    await cli._serve_here(args, Settings(data_dir=tmp_path / "kb", embedder="hashing"))
+    await cli._serve_here(SERVE_ARGS, Settings(data_dir=tmp_path / "kb", embedder="hashing"))
 
     # the analysis check and the server share one opening; the lifespan closes it
-    assert events == ["opened", "serving", "closed", "stopped"]
+    assert openings == ["opened", "serving", "closed", "stopped"]
 
 
 async def test_a_failed_start_closes_what_serve_opened(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, openings: list[str]
 ):
-    closed: list[bool] = []
-    real_open = application.open_knowledge_base
-
-    @asynccontextmanager
-    async def counted(*args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-        async with real_open(*args, **kwargs) as kb:
-            yield kb
-        closed.append(True)
-
     async def no_port(server: uvicorn.Server, sockets: Any = None) -> None:
         raise SystemExit(1)  # what uvicorn does when the port is taken, before the lifespan
 
-    monkeypatch.setattr(application, "open_knowledge_base", counted)
     monkeypatch.setattr(uvicorn.Server, "serve", no_port)
-    args = argparse.Namespace(host="127.0.0.1", port=0, verbose=False, workers=1)
 
     with pytest.raises(SystemExit):
-        await cli._serve_here(args, Settings(data_dir=tmp_path / "kb", embedder="hashing"))
-    assert closed == [True]
+        await cli._serve_here(SERVE_ARGS, Settings(data_dir=tmp_path / "kb", embedder="hashing"))
+    assert openings == ["opened", "closed"]
 
 
 def test_collection_pauses_for_start_up_and_resumes_once():

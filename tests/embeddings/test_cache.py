@@ -6,20 +6,11 @@ import numpy as np
 
 from talentrag.embeddings import HashingEmbedder
 from talentrag.embeddings.cache import CachedEmbedder
-
-
-class Recording(HashingEmbedder):
-    def __init__(self) -> None:
-        super().__init__(32)
-        self.calls: list[list[str]] = []
-
-    async def embed(self, texts: list[str]) -> np.ndarray:
-        self.calls.append(list(texts))
-        return await super().embed(texts)
+from tests.support.embedders import RecordingEmbedder
 
 
 async def test_repeated_texts_are_embedded_once_with_the_same_vectors() -> None:
-    inner = Recording()
+    inner = RecordingEmbedder(32)
     cached = CachedEmbedder(inner)
     texts = ["has skill, Python", "has skill, Go", "has skill, Python"]
     first = await cached.embed(texts)
@@ -32,7 +23,7 @@ async def test_repeated_texts_are_embedded_once_with_the_same_vectors() -> None:
 
 
 async def test_a_batch_larger_than_the_cache_still_answers_every_text() -> None:
-    cached = CachedEmbedder(Recording(), max_texts=2)
+    cached = CachedEmbedder(RecordingEmbedder(32), max_texts=2)
     await cached.embed(["a", "b"])
     vectors = await cached.embed(["a", "c", "d", "e", "b"])  # a and b evicted meanwhile
     assert np.array_equal(vectors, await HashingEmbedder(32).embed(["a", "c", "d", "e", "b"]))

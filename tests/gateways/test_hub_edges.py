@@ -10,31 +10,18 @@ import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import numpy as np
 import pytest
 from lightrag import QueryParam
 
 from talentrag.config import Settings
-from talentrag.embeddings import HashingEmbedder
 from talentrag.gateways.base import GraphWrite, RetrievalQuery
 from talentrag.policy.limits import HUB_EDGES_FOR_RETRIEVAL
 from talentrag.runtime import KnowledgeBase, open_knowledge_base
 from tests.benchmarks.hub_edges import hub_kg, hub_weight
 from tests.conftest import AS_OF, create_database, drop_database
+from tests.support.embedders import RecordingEmbedder
 
 HOLDERS = HUB_EDGES_FOR_RETRIEVAL + 50
-
-
-class RecordingEmbedder(HashingEmbedder):
-    """Hashing vectors; keeps every text it was asked to embed."""
-
-    def __init__(self) -> None:
-        super().__init__(64)
-        self.texts: list[str] = []
-
-    async def embed(self, texts: list[str]) -> np.ndarray:
-        self.texts += texts
-        return await super().embed(texts)
 
 
 @pytest.fixture(params=["embedded", "postgres"])
