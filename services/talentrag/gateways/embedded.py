@@ -206,17 +206,25 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
 
         Their reads neither wait for a write's flush nor go one item at a time, and a
         hub gives retrieval its heaviest edges; see ``networkx_batched``,
-        ``nano_vector_reads`` and ``pg_graph_bounded``.
+        ``nano_vector_reads`` and ``pg_graph_bounded``. The file storages load from
+        sidecars where they match their files (``load_caches``).
         """
-        from talentrag.gateways import nano_vector_reads, networkx_batched, pg_graph_bounded
+        from talentrag.gateways import (
+            load_caches,
+            nano_vector_reads,
+            networkx_batched,
+            pg_graph_bounded,
+        )
 
         storages = dict(self.storages)
         if storages.get("graph_storage", "NetworkXStorage") == "NetworkXStorage":
             storages["graph_storage"] = _register(networkx_batched)
+            load_caches.install()
         if storages.get("graph_storage") == "PGTableGraphStorage":
             storages["graph_storage"] = _register(pg_graph_bounded)
         if storages.get("vector_storage", "NanoVectorDBStorage") == "NanoVectorDBStorage":
             storages["vector_storage"] = _register(nano_vector_reads)
+            load_caches.install()
         return storages
 
     # -- other processes' writes ----------------------------------------------------
