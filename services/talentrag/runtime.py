@@ -145,10 +145,15 @@ def _search_gateway(settings: Settings, embedded: EmbeddedLightRAG) -> Knowledge
     )
 
 
-def _workspace_opening(store: CandidateStore) -> Callable[[], AbstractAsyncContextManager[None]]:
+def _workspace_opening(
+    settings: Settings, store: CandidateStore
+) -> Callable[[], AbstractAsyncContextManager[None]]:
     """What a LightRAG workspace opens under: the database's schema lock on PostgreSQL
     (LightRAG creates its tables then, and replicas starting together must take turns),
-    nothing in a data directory (one process writes it)."""
+    nothing in a data directory (one process writes it; and asyncpg, 0.1-0.2 s of a cold
+    start, is not imported)."""
+    if not settings.database_url:
+        return nullcontext
     from talentrag.store.postgres import PostgresCandidateStore
 
     if isinstance(store, PostgresCandidateStore):
@@ -174,7 +179,7 @@ async def open_knowledge_base(
         embedder,
         storages=lightrag_storages(settings),
         generation=None if settings.database_url else store.generation,
-        opening=_workspace_opening(store),
+        opening=_workspace_opening(settings, store),
     )
     await store.open()
     gateway: KnowledgeGraphGateway = graph

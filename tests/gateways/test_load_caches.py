@@ -7,6 +7,7 @@ LightRAG's and nano-vectordb's own parse of the files.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -17,15 +18,23 @@ from typing import Any
 import networkx as nx
 import numpy as np
 import pytest
+from lightrag.base import DocStatus
 from nano_vectordb import NanoVectorDB
 
 from talentrag.gateways import load_caches, sidecars
-from talentrag.gateways.load_caches import SidecarNanoVectorDB, graph_as_read_back, load_graph
+from talentrag.gateways.load_caches import (
+    SidecarNanoVectorDB,
+    graph_as_read_back,
+    load_graph,
+    load_key_values,
+    write_key_values,
+)
 from talentrag.runtime import KnowledgeBase
 from tests.search.conftest import SAMPLE
 
 GRAPH_FILE = "graph_chunk_entity_relation.graphml"
 VECTOR_FILES = ("vdb_entities.json", "vdb_relationships.json")
+CHUNKS_FILE = "kv_store_text_chunks.json"
 ROOT = Path(__file__).parents[2]
 
 
@@ -97,6 +106,9 @@ async def test_sidecars_written_with_the_files_load_what_parsing_the_files_gives
         assert sidecars.read(folder / name, load_caches.VECTORS, load_caches._LIBRARIES)
         loaded = _sidecar_vectors(folder / name, dim)
         assert _same_vectors(loaded, _parsed_vectors(folder / name, dim)), name
+    chunks = folder / CHUNKS_FILE
+    assert sidecars.read(chunks, load_caches.KEY_VALUES, load_caches._LIBRARIES)
+    assert load_key_values(str(chunks)) == json.loads(chunks.read_text("utf-8"))
 
 
 async def test_a_reopened_workspace_answers_as_before(written: KnowledgeBase) -> None:
@@ -124,7 +136,7 @@ async def test_a_damaged_sidecar_means_parsing_the_file_and_writing_it_again(
     written: KnowledgeBase, damage: Any
 ) -> None:
     folder = _workspace(written)
-    for name in (GRAPH_FILE, *VECTOR_FILES):
+    for name in (GRAPH_FILE, *VECTOR_FILES, CHUNKS_FILE):
         sidecar = sidecars.sidecar_path(folder / name)
         sidecar.write_bytes(damage(sidecar.read_bytes()))
     graph_file = folder / GRAPH_FILE
@@ -132,6 +144,8 @@ async def test_a_damaged_sidecar_means_parsing_the_file_and_writing_it_again(
     for name in VECTOR_FILES:
         loaded = _sidecar_vectors(folder / name, written.embedder.dim)
         assert _same_vectors(loaded, _parsed_vectors(folder / name, written.embedder.dim))
+    chunks = folder / CHUNKS_FILE
+    assert load_key_values(str(chunks)) == json.loads(chunks.read_text("utf-8"))
     assert sidecars.read(graph_file, load_caches.GRAPH, load_caches._LIBRARIES) is not None
 
 
@@ -161,6 +175,11 @@ async def test_a_file_replaced_without_its_sidecar_is_read_from_the_file(
     db.save()  # in place, as nano-vectordb itself writes: a new size and mtime
     loaded = _sidecar_vectors(vectors, written.embedder.dim)
     assert "ent-elsewhere" in {row["__id__"] for row in loaded["data"]}
+
+    chunks = folder / CHUNKS_FILE
+    data = json.loads(chunks.read_text("utf-8")) | {"chunk-elsewhere": {"content": "new"}}
+    chunks.write_text(json.dumps(data), "utf-8")  # in place
+    assert load_key_values(str(chunks)) == data
 
 
 async def test_another_process_write_is_read_after_a_refresh(
@@ -246,3 +265,19 @@ def test_vectors_json_would_change_get_no_sidecar_on_save(tmp_path: Path) -> Non
     assert loaded["data"][0]["tags"] == ["x", "y"]
     assert sidecars.sidecar_path(path).exists()
     assert _same_vectors(_sidecar_vectors(path, 4), _parsed_vectors(path, 4))
+
+
+def test_key_values_json_would_change_get_no_sidecar_on_write(tmp_path: Path) -> None:
+    path = tmp_path / "kv.json"
+    assert not write_key_values({"a": {"ids": ("x", "y")}}, str(path))
+    assert not sidecars.sidecar_path(path).exists()
+    assert load_key_values(str(path)) == {"a": {"ids": ["x", "y"]}}  # parsed
+    status = DocStatus.PROCESSED  # a str enum in memory, its text in the file
+    assert not write_key_values({"a": {"ids": ["x"], "n": 1.5, "s": status}}, str(path))
+    cached = sidecars.read(path, load_caches.KEY_VALUES, load_caches._LIBRARIES)
+    assert (
+        cached
+        == json.loads(path.read_text("utf-8"))
+        == {"a": {"ids": ["x"], "n": 1.5, "s": "processed"}}
+    )
+    assert type(cached["a"]["s"]) is str

@@ -1,9 +1,10 @@
 """LightRAG's file storages loaded from sidecars (``sidecars``) when they match.
 
-LightRAG loads and saves its GraphML graph and nano-vectordb vectors through names it
-looks up at call time (``NetworkXStorage.load_nx_graph`` / ``write_nx_graph``, the
-``NanoVectorDB`` class of its module), not through the storage subclass, so ``install``
-points those names here. Behaviour is LightRAG's: the files are written as before; a
+LightRAG loads and saves its GraphML graph, nano-vectordb vectors and key-value JSON
+(the chunks' texts) through names it looks up at call time
+(``NetworkXStorage.load_nx_graph`` / ``write_nx_graph``, the ``NanoVectorDB`` class and
+``load_json`` / ``write_json`` of its storage modules), not through a storage subclass,
+so ``install`` points those names here. Behaviour is LightRAG's: the files are written as before; a
 load returns exactly what parsing the file would (same values, same order).
 
 Sidecars are made in two places. A load that had to parse the file writes one from
@@ -21,7 +22,7 @@ from typing import Any, TypeGuard
 
 import networkx as nx
 import numpy as np
-from lightrag.kg import nano_vector_db_impl
+from lightrag.kg import json_kv_impl, nano_vector_db_impl
 from lightrag.kg.networkx_impl import NetworkXStorage
 from nano_vectordb import NanoVectorDB
 from nano_vectordb.dbs import normalize
@@ -30,10 +31,13 @@ from talentrag.gateways import sidecars
 
 GRAPH = "networkx-graphml"
 VECTORS = "nano-vectordb-json"
+KEY_VALUES = "lightrag-kv-json"
 _LIBRARIES = {name: version(name) for name in ("networkx", "nano-vectordb", "numpy")}
 
 _parse_graphml = NetworkXStorage.load_nx_graph
 _write_graphml = NetworkXStorage.write_nx_graph
+_parse_json = json_kv_impl.load_json
+_write_json = json_kv_impl.write_json
 
 
 def install() -> None:
@@ -41,6 +45,8 @@ def install() -> None:
     NetworkXStorage.load_nx_graph = staticmethod(load_graph)
     NetworkXStorage.write_nx_graph = staticmethod(write_graph)
     nano_vector_db_impl.NanoVectorDB = SidecarNanoVectorDB
+    json_kv_impl.load_json = load_key_values
+    json_kv_impl.write_json = write_key_values
 
 
 # -- GraphML ------------------------------------------------------------------------------
@@ -195,7 +201,8 @@ def _json_exact(storage: dict[str, Any]) -> bool:
 
 
 def _json_plain(value: Any) -> bool:
-    if isinstance(value, dict) and type(value) is dict:
+    """Whether ``json.loads(json.dumps(value))`` equals ``value``, types included."""
+    if type(value) is dict:
         return all(type(k) is str and _json_plain(v) for k, v in value.items())
     if type(value) is list:
         return all(_json_plain(v) for v in value)
@@ -208,3 +215,61 @@ def _as_loaded(storage: dict[str, Any]) -> dict[str, Any]:
     dim = storage["embedding_dim"]
     matrix = np.frombuffer(storage["matrix"].tobytes(), dtype=np.float32).reshape(-1, dim)
     return {**storage, "matrix": normalize(matrix)}
+
+
+# -- key-value JSON (JsonKVStorage) ---------------------------------------------------------
+def load_key_values(file_name: str) -> Any:
+    """``load_json`` of the key-value storage: the sidecar's data, else the parsed file
+    (None when absent or empty), which then gets a sidecar."""
+    path = Path(file_name)
+    cached = sidecars.read(path, KEY_VALUES, _LIBRARIES)
+    if isinstance(cached, dict):
+        return cached
+    key = sidecars.source_key(path)
+    data = _parse_json(file_name)
+    if isinstance(data, dict) and key is not None and sidecars.source_key(path) == key:
+        sidecars.write(path, key, data, KEY_VALUES, _LIBRARIES)
+    return data
+
+
+def write_key_values(data: Any, file_name: str) -> bool:
+    """``write_json``, then the sidecar of the file written, unless LightRAG had to
+    sanitise the data (it then reloads the file) or JSON would change a value.
+
+    Runs in LightRAG's storage thread on a snapshot of the storage, one writer per data
+    directory: the file now at ``file_name`` is the one just written from ``data``.
+    """
+    sanitised = bool(_write_json(data, file_name))
+    path = Path(file_name)
+    key = sidecars.source_key(path)
+    try:
+        loaded = None if sanitised or key is None else _json_loaded(data)
+    except _NotJson:
+        loaded = None
+    if key is None or not isinstance(loaded, dict):
+        sidecars.remove(path)
+    else:
+        sidecars.write(path, key, loaded, KEY_VALUES, _LIBRARIES)
+    return sanitised
+
+
+class _NotJson(Exception):
+    """A value JSON would not give back as it is (a tuple, a number key, an object)."""
+
+
+def _json_loaded(value: Any) -> Any:
+    """``value`` as ``json.loads(json.dumps(value))`` gives it back: a copy, with a
+    ``str`` subclass (LightRAG's ``DocStatus`` enum) as its text; anything else JSON
+    would change raises ``_NotJson``."""
+    kind = type(value)
+    if kind in _JSON_SCALARS:
+        return value
+    if kind is dict:
+        if any(type(name) is not str for name in value):
+            raise _NotJson(value)
+        return {name: _json_loaded(item) for name, item in value.items()}
+    if kind is list:
+        return [_json_loaded(item) for item in value]
+    if isinstance(value, str):
+        return str.__str__(value)  # what the JSON encoder writes for a str subclass
+    raise _NotJson(value)
