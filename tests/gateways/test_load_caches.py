@@ -111,15 +111,24 @@ async def test_sidecars_written_with_the_files_load_what_parsing_the_files_gives
     assert load_key_values(str(chunks)) == json.loads(chunks.read_text("utf-8"))
 
 
-async def test_a_reopened_workspace_answers_as_before(written: KnowledgeBase) -> None:
+async def test_a_workspace_opened_from_sidecars_answers_as_one_opened_from_the_files(
+    written: KnowledgeBase,
+) -> None:
     from lightrag import QueryParam
 
     query = ("Kubernetes engineers", QueryParam(mode="hybrid", ll_keywords=["Kubernetes"],
                                                 hl_keywords=["has skill"], enable_rerank=False))  # fmt: skip
-    before = await (await written.graph.rag("default")).aquery_data(*query)
-    await written.graph.close()  # the next use loads the files again: from the sidecars
-    after = await (await written.graph.rag("default")).aquery_data(*query)
-    assert after["data"] == before["data"] and before["data"]["entities"]
+    folder = _workspace(written)
+    await written.graph.close()
+    for sidecar in folder.glob(f"*{sidecars.SUFFIX}"):
+        sidecar.unlink()
+    parsed = await (await written.graph.rag("default")).aquery_data(*query)  # writes sidecars
+    made = {p.name: p.stat().st_ino for p in folder.glob(f"*{sidecars.SUFFIX}")}
+    await written.graph.close()
+    cached = await (await written.graph.rag("default")).aquery_data(*query)
+    assert cached["data"] == parsed["data"] and parsed["data"]["entities"]
+    assert len(made) == 5  # graph, three vector files, chunk texts: read, not rewritten
+    assert made == {p.name: p.stat().st_ino for p in folder.glob(f"*{sidecars.SUFFIX}")}
 
 
 @pytest.mark.parametrize(

@@ -4,14 +4,15 @@ LightRAG loads and saves its GraphML graph, nano-vectordb vectors and key-value 
 (the chunks' texts) through names it looks up at call time
 (``NetworkXStorage.load_nx_graph`` / ``write_nx_graph``, the ``NanoVectorDB`` class and
 ``load_json`` / ``write_json`` of its storage modules), not through a storage subclass,
-so ``install`` points those names here. Behaviour is LightRAG's: the files are written as before; a
-load returns exactly what parsing the file would (same values, same order).
+so ``install`` points those names here. The files are written as before; a load
+returns exactly what parsing the file would (same values, same order).
 
 Sidecars are made in two places. A load that had to parse the file writes one from
 what it parsed. A save writes one from memory, converted to what parsing the file just
-written will give (GraphML drops empty strings and turns the graph into a multigraph
-and back; JSON gives lists for tuples); where a value might not survive the file
-unchanged, no sidecar is written and the next load parses the file.
+written gives (the GraphML reader builds a multigraph and returns ``nx.Graph`` of it,
+which reorders neighbours; nano-vectordb normalises its matrix again; JSON gives text
+for LightRAG's ``DocStatus`` enum); where a value might not survive the file unchanged,
+no sidecar is written and the next load parses the file.
 """
 
 from __future__ import annotations
@@ -32,7 +33,11 @@ from talentrag.gateways import sidecars
 GRAPH = "networkx-graphml"
 VECTORS = "nano-vectordb-json"
 KEY_VALUES = "lightrag-kv-json"
-_LIBRARIES = {name: version(name) for name in ("networkx", "nano-vectordb", "numpy")}
+_LIBRARIES = {
+    name: version(name) for name in ("lightrag-hku", "networkx", "nano-vectordb", "numpy")
+}
+"""Whose objects a sidecar pickles, and whose parse it stands for: another version of any
+means parsing the file again."""
 
 _parse_graphml = NetworkXStorage.load_nx_graph
 _write_graphml = NetworkXStorage.write_nx_graph
