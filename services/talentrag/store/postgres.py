@@ -38,6 +38,7 @@ from talentrag.store.pg_schema import MIGRATION_LOCK, Connection, apply_migratio
 from talentrag.store.pg_text import phrase_query, tsvector_literal
 from talentrag.store.rows import (
     HOLDING_COLUMNS,
+    PROFILE_COLUMNS,
     add_profiles,
     document_columns,
     skill_rows,
@@ -226,7 +227,7 @@ class PostgresCandidateStore(CandidateStore):
             add_profiles(
                 found,
                 await self.pool.fetch(
-                    f"""SELECT d.id, d.level, d.years, {HOLDING_COLUMNS}
+                    f"""SELECT {PROFILE_COLUMNS}, {HOLDING_COLUMNS}
                         FROM document_skills s JOIN documents d ON d.tenant = s.tenant AND d.id = s.id
                         WHERE s.tenant = $1 AND s.skill = ANY($2::text[]) AND s.id = ANY($3::text[])
                           AND d.status = 'active' AND d.document_type = 'cv'""",
@@ -241,7 +242,7 @@ class PostgresCandidateStore(CandidateStore):
             add_profiles(
                 found,
                 await self.pool.fetch(
-                    f"""SELECT d.id, d.level, d.years, {HOLDING_COLUMNS} FROM documents d
+                    f"""SELECT {PROFILE_COLUMNS}, {HOLDING_COLUMNS} FROM documents d
                         LEFT JOIN document_skills s
                           ON s.tenant = d.tenant AND s.id = d.id AND {skill_join}
                         WHERE d.tenant = $1 AND d.status = 'active' AND d.document_type = 'cv'
@@ -250,6 +251,22 @@ class PostgresCandidateStore(CandidateStore):
                     rest,
                 ),
             )
+        return found
+
+    async def holders(self, tenant: str, skills: Collection[str]) -> dict[str, CandidateProfile]:
+        """Holders of ``skills`` from the skill table's covering index, with only those skills."""
+        found: dict[str, CandidateProfile] = {}
+        add_profiles(
+            found,
+            await self.pool.fetch(
+                f"""SELECT {PROFILE_COLUMNS}, {HOLDING_COLUMNS}
+                    FROM document_skills s JOIN documents d ON d.tenant = s.tenant AND d.id = s.id
+                    WHERE s.tenant = $1 AND s.skill = ANY($2::text[])
+                      AND d.status = 'active' AND d.document_type = 'cv'""",
+                tenant,
+                sorted(skills),
+            ),
+        )
         return found
 
     async def list_documents(

@@ -28,6 +28,7 @@ from talentrag.store.base import (
 )
 from talentrag.store.rows import (
     HOLDING_COLUMNS,
+    PROFILE_COLUMNS,
     add_profiles,
     document_columns,
     skill_rows,
@@ -290,7 +291,7 @@ class SQLiteCandidateStore(CandidateStore):
             for chunk in _batches(sorted(skills)):
                 marks = ",".join("?" * len(chunk))
                 await self._read_profiles(
-                    f"""SELECT d.id, d.level, d.years, {HOLDING_COLUMNS} FROM document_skills s JOIN documents d ON d.tenant=s.tenant AND d.id=s.id
+                    f"""SELECT {PROFILE_COLUMNS}, {HOLDING_COLUMNS} FROM document_skills s JOIN documents d ON d.tenant=s.tenant AND d.id=s.id
                         WHERE s.tenant=? AND s.skill IN ({marks}) AND d.status='active'
                           AND d.document_type='cv'""",
                     [tenant, *chunk],
@@ -301,13 +302,28 @@ class SQLiteCandidateStore(CandidateStore):
             marks = ",".join("?" * len(chunk))
             skill_join = "1" if skills is None else "0"  # the rest hold none of ``skills``
             await self._read_profiles(
-                f"""SELECT d.id, d.level, d.years, {HOLDING_COLUMNS} FROM documents d
+                f"""SELECT {PROFILE_COLUMNS}, {HOLDING_COLUMNS} FROM documents d
                     LEFT JOIN document_skills s ON s.tenant=d.tenant AND s.id=d.id AND {skill_join}
                     WHERE d.tenant=? AND d.status='active' AND d.document_type='cv' AND d.id IN ({marks})""",
                 [tenant, *chunk],
                 found,
                 wanted,
             )
+        return found
+
+    async def holders(self, tenant: str, skills: Collection[str]) -> dict[str, CandidateProfile]:
+        """Holders of ``skills`` through the skill index, each with only those skills."""
+        found: dict[str, CandidateProfile] = {}
+        for chunk in _batches(sorted(skills)):
+            marks = ",".join("?" * len(chunk))
+            async with self.reads.execute(
+                f"""SELECT {PROFILE_COLUMNS}, {HOLDING_COLUMNS} FROM document_skills s
+                    JOIN documents d ON d.tenant=s.tenant AND d.id=s.id
+                    WHERE s.tenant=? AND s.skill IN ({marks}) AND d.status='active'
+                      AND d.document_type='cv'""",
+                [tenant, *chunk],
+            ) as cursor:
+                add_profiles(found, await cursor.fetchall())
         return found
 
     async def _read_profiles(
