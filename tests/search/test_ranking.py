@@ -100,9 +100,9 @@ async def test_rank_agrees_with_match_candidate(sample_kb: KnowledgeBase, offset
         )
         excluded = set(await service._excluded(request.exclude_skills))
         accepted = {name for s in skills for name in s.accepts}
-        state = await service.index.open(TENANT, accepted | excluded, AS_OF.year)
+        view = await service.index.open(TENANT, accepted | excluded, AS_OF.year)
 
-        ranking = rank(state, skills, excluded, request, False, offset)
+        ranking = rank(view, skills, excluded, request, False, offset)
         expected = await _reference(kb, skills, excluded, request)
 
         page = expected[offset : offset + request.top_k]

@@ -29,7 +29,7 @@ from talentrag.gateways.base import KnowledgeGraphGateway
 from talentrag.policy.credits import FULL_MATCH_KINDS
 from talentrag.policy.limits import MAX_EVIDENCE, MAX_TEXT_MATCHES
 from talentrag.search.blind import blind
-from talentrag.search.holdings_index import HoldingsIndex, TenantPostings
+from talentrag.search.holdings_index import HoldingsIndex, IndexView
 from talentrag.search.models import (
     NO_MATCH_MESSAGE,
     CandidateResult,
@@ -126,10 +126,10 @@ class SearchService:
     ) -> Ranking:
         """Every holder of a requested skill (or a stand-in) ranked from the postings index."""
         accepted = {name for s in skills for name in s.accepts}
-        state = await self.index.open(tenant, accepted | excluded.keys(), self.today().year)
-        found = await self._found_in_text(tenant, skills, state)
-        state.number(found.values())
-        return rank(state, skills, excluded.keys(), resolved, request.reads_text, offset)
+        view = await self.index.open(tenant, accepted | excluded.keys(), self.today().year)
+        found = await self._found_in_text(tenant, skills, view)
+        view.number(found.values())
+        return rank(view, skills, excluded.keys(), resolved, request.reads_text, offset)
 
     async def _results(
         self,
@@ -223,7 +223,7 @@ class SearchService:
 
     # -- skills nobody holds ------------------------------------------------------------
     async def _found_in_text(
-        self, tenant: str, skills: list[RequestedSkill], state: TenantPostings
+        self, tenant: str, skills: list[RequestedSkill], view: IndexView
     ) -> dict[str, CandidateProfile]:
         """For each requested skill no one holds: the CVs whose text names it.
 
@@ -232,7 +232,7 @@ class SearchService:
         """
         vocabulary = self.normalizer.vocabulary
         for skill in skills:
-            if any(len(state.postings.get(name, ())) for name in skill.accepts):
+            if any(len(view.postings.get(name, ())) for name in skill.accepts):
                 continue
             for phrase, exact_case in phrases_for(skill, vocabulary):
                 texts = await self.store.texts_containing(tenant, phrase, MAX_TEXT_MATCHES)

@@ -125,6 +125,33 @@ def _years(profile: CandidateProfile) -> float:
     return profile.years if profile.years is not None else math.nan
 
 
+@dataclass(frozen=True)
+class IndexView:
+    """What one search ranks from: its skills' postings, held for the whole search (a
+    skill the cache drops meanwhile stays here), and the tenant's rows and facts."""
+
+    tenant: TenantPostings
+    postings: dict[str, SkillPostings]
+
+    @property
+    def ids(self) -> list[str]:
+        """Candidate id by row."""
+        return self.tenant.ids
+
+    @property
+    def row_of(self) -> dict[str, int]:
+        """Row by candidate id."""
+        return self.tenant.row_of
+
+    def facts(self) -> CandidateFacts:
+        """Level, years and duplicate group by row, for every row numbered so far."""
+        return self.tenant.facts()
+
+    def number(self, profiles: Iterable[CandidateProfile]) -> None:
+        """Give rows to candidates found another way (their CV's text names a skill)."""
+        self.tenant.number(profiles)
+
+
 class HoldingsIndex:
     """Per tenant, the postings of the skills searched so far, refreshed from the store."""
 
@@ -132,8 +159,8 @@ class HoldingsIndex:
         self.store = store
         self._tenants: LRUCache[str, TenantPostings] = LRUCache(MAX_CACHED_TENANTS)
 
-    async def open(self, tenant: str, skills: Collection[str], year: int) -> TenantPostings:
-        """The tenant's postings with every one of ``skills`` loaded, current as of now."""
+    async def open(self, tenant: str, skills: Collection[str], year: int) -> IndexView:
+        """The postings of ``skills`` in ``tenant``, current as of now."""
         generation = await self.store.generation(tenant)
         state = self._tenants.get(tenant)
         if state is None or state.generation != generation or state.year != year:
@@ -146,7 +173,7 @@ class HoldingsIndex:
                 missing = [s for s in skills if s not in state.postings]
                 if missing:
                     await self._load(tenant, state, missing)
-        return state
+        return IndexView(state, {skill: state.postings[skill] for skill in skills})
 
     async def _load(self, tenant: str, state: TenantPostings, skills: list[str]) -> None:
         holders = await self.store.holders(tenant, skills)

@@ -18,7 +18,7 @@ import numpy as np
 
 from talentrag.domain import MatchKind
 from talentrag.policy.credits import FAMILY_SKILLS_FOR_MATCH, FULL_MATCH_KINDS, TEXT_CREDIT
-from talentrag.search.holdings_index import LEVEL_CODES, TenantPostings
+from talentrag.search.holdings_index import LEVEL_CODES, IndexView
 from talentrag.search.models import ResolvedRequest
 from talentrag.search.query import RequestedSkill
 from talentrag.search.scoring import match_score, points
@@ -60,7 +60,7 @@ class _Credits:
 
 
 def rank(
-    state: TenantPostings,
+    view: IndexView,
     skills: list[RequestedSkill],
     excluded: Collection[str],
     request: ResolvedRequest,
@@ -68,13 +68,13 @@ def rank(
     offset: int,
 ) -> Ranking:
     """The candidates the request lists, best first: page ``offset`` of ``request.top_k``."""
-    pool = _pool(state, skills, excluded)
+    pool = _pool(view, skills, excluded)
     n = len(pool)
     required_matched, required_covered, preferred_matched = (np.zeros(n, np.int32) for _ in "rcp")
     required_points, preferred_points = np.zeros(n), np.zeros(n)
     lacking: dict[str, int] = {}
     for skill in skills:  # in request order, as match_candidate adds the points
-        credits = _credits(state, skill, pool)
+        credits = _credits(view, skill, pool)
         if skill.required:
             required_matched += credits.matched
             required_covered += credits.covered
@@ -86,35 +86,33 @@ def rank(
     n_required = sum(s.required for s in skills)
     score = _scores(required_points, preferred_points, n_required, len(skills) - n_required)
     qualifies = required_covered == n_required
-    listed = (required_covered > 0) & _passes(state, pool, request)
+    listed = (required_covered > 0) & _passes(view, pool, request)
     full = listed & qualifies & (required_matched == required_covered)
     chosen, message = _tier(listed, qualifies & listed, full, request.include_partial, reads_text)
     message = message and message.format(n_required=n_required)
     keys = (-score, -preferred_matched, -required_covered, -required_matched)  # lexsort: last first
-    groups = state.facts().group[pool]
-    page = _page(state, pool, chosen, keys, groups, offset, request.top_k)
+    groups = view.facts().group[pool]
+    page = _page(view, pool, chosen, keys, groups, offset, request.top_k)
     total, qualifying = _one_per_person_counts(chosen, full, groups)
     return Ranking(page, n, total, qualifying, message, {k: v for k, v in lacking.items() if v})
 
 
-def _pool(
-    state: TenantPostings, skills: list[RequestedSkill], excluded: Collection[str]
-) -> np.ndarray:
+def _pool(view: IndexView, skills: list[RequestedSkill], excluded: Collection[str]) -> np.ndarray:
     """Sorted rows of every holder of an accepted skill or found in the text, less those
     holding an excluded skill."""
-    parts = [state.postings[n].rows for s in skills for n in s.accepts if n in state.postings]
-    parts.append(np.fromiter((state.row_of[i] for s in skills for i in s.found_in_text), np.int32))
+    parts = [view.postings[n].rows for s in skills for n in s.accepts if n in view.postings]
+    parts.append(np.fromiter((view.row_of[i] for s in skills for i in s.found_in_text), np.int32))
     pool = np.unique(np.concatenate(parts))
-    out = [state.postings[n].rows for n in excluded if n in state.postings]
+    out = [view.postings[n].rows for n in excluded if n in view.postings]
     return pool[~np.isin(pool, np.concatenate(out))] if out else pool
 
 
-def _credits(state: TenantPostings, skill: RequestedSkill, pool: np.ndarray) -> _Credits:
+def _credits(view: IndexView, skill: RequestedSkill, pool: np.ndarray) -> _Credits:
     """For each pool row: the best held skill for ``skill`` (scoring._best_credit's order)."""
     n = len(pool)
     local, confidence, depth, full, narrower, order = [], [], [], [], [], []
     for place, (name, accepted) in enumerate(skill.accepts.items()):
-        postings = state.postings.get(name)
+        postings = view.postings.get(name)
         if postings is None or not len(postings):
             continue
         rows = _in_pool(pool, postings.rows)
@@ -126,7 +124,7 @@ def _credits(state: TenantPostings, skill: RequestedSkill, pool: np.ndarray) -> 
         narrower.append(np.full(count, accepted.kind is MatchKind.NARROWER))
         order.append(np.full(count, place))
     if not local and skill.found_in_text:  # nobody holds it: the CVs whose text names it
-        rows = np.fromiter((state.row_of[i] for i in skill.found_in_text), np.int32)
+        rows = np.fromiter((view.row_of[i] for i in skill.found_in_text), np.int32)
         rows = rows[_in_pool(pool, rows)]
         local.append(np.searchsorted(pool, rows))
         confidence.append(np.full(len(rows), TEXT_CREDIT))
@@ -178,9 +176,9 @@ def _scores(
     return _apply(lambda r, p: match_score(r, p, n_required, n_preferred), required, preferred)
 
 
-def _passes(state: TenantPostings, pool: np.ndarray, request: ResolvedRequest) -> np.ndarray:
+def _passes(view: IndexView, pool: np.ndarray, request: ResolvedRequest) -> np.ndarray:
     """The level and years filters (a candidate of unknown level or years fails them)."""
-    facts = state.facts()
+    facts = view.facts()
     passes = np.ones(len(pool), bool)
     if request.experience_level:
         codes = [LEVEL_CODES[level] for level in request.experience_level]
@@ -215,7 +213,7 @@ def _tier(
 
 
 def _page(
-    state: TenantPostings,
+    view: IndexView,
     pool: np.ndarray,
     chosen: np.ndarray,
     keys: tuple[np.ndarray, ...],
@@ -240,7 +238,7 @@ def _page(
             edge |= values[head:] != values[head - 1]
         ties = np.flatnonzero(edge)
         head = head + int(ties[0]) if len(ties) else len(ordered)
-    ids = state.ids
+    ids = view.ids
     candidates = [
         (tuple(key[i] for key in reversed(keys)), ids[pool[i]], i) for i in ordered[:head]
     ]
