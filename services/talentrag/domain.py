@@ -125,6 +125,8 @@ class CandidateProfile:
     level: ExperienceLevel | None
     skills: dict[str, SkillHolding]
     years: float | None = None
+    duplicate_group: str | None = None
+    """The id that names its near-duplicate group (one person's CVs), or None."""
 
 
 class RejectedMention(BaseModel):

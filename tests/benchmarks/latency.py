@@ -39,12 +39,18 @@ async def _postings(kb, tenant: str) -> Postings:
 
 
 async def measure(settings, queries, top_k: int = 10) -> dict[str, dict[str, float]]:
-    search_ms, raw_ms, floor_ms = [], [], []
+    """Each query searched twice: first with its skills not yet in the ranking index
+    (read from the store), then warm, beside one raw ``aquery_data`` and the floor."""
+    first_ms, search_ms, raw_ms, floor_ms = [], [], [], []
     async with open_knowledge_base(settings, as_of=AS_OF) as kb:
         postings = await _postings(kb, settings.tenant)
         service = kb.search
-        for query in queries[:5]:  # warm caches and lazy loads
+        for query in queries[:5]:  # warm LightRAG's lazy loads
             await service.search(SearchRequest(**query.request(top_k)))
+        for query in queries:
+            started = time.perf_counter()
+            await service.search(SearchRequest(**query.request(top_k)))
+            first_ms.append((time.perf_counter() - started) * 1000)
         for query in queries:
             request = SearchRequest(**query.request(top_k))
             started = time.perf_counter()
@@ -65,6 +71,7 @@ async def measure(settings, queries, top_k: int = 10) -> dict[str, dict[str, flo
             floor_ms.append((time.perf_counter() - started) * 1000)
     return {
         "search_by_skills": percentiles(search_ms),
+        "search_first_time": percentiles(first_ms),
         "aquery_data": percentiles(raw_ms),
         "postings_floor": percentiles(floor_ms),
     }

@@ -1,14 +1,16 @@
-"""search_by_skills: resolve skills, ask LightRAG, complete by graph expansion, score, rank.
+"""search_by_skills: resolve skills, ask LightRAG, rank every holder, read the page.
 
-LightRAG's hybrid retrieval answers the query and tells us which graph nodes stand
-for the requested skills (also in graphs a LightRAG Server built with its own LLM,
-whose node names we map through the vocabulary). Because one retrieval is cut by
-token budgets, the candidate set is completed from the full neighbour lists of
-those skill nodes, then joined with the candidate store, the system of record.
+The request's skills are resolved through the vocabulary (aliases, implications,
+family, related and embedding-nearest skills). LightRAG's hybrid retrieval is asked
+the query beside the ranking; the ranking itself reads the candidate store, the
+system of record, through an in-memory postings index (``holdings_index``), so its
+cost grows with the arrays of the holders, not with Python work per holder. Only the
+page's candidates are read whole and matched skill by skill for the answer.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping
@@ -17,18 +19,17 @@ from datetime import date
 from talentrag.domain import (
     CandidateProfile,
     DocumentRecord,
-    DocumentType,
     Evidence,
     HeldSkill,
     MatchKind,
     SkillStrength,
 )
 from talentrag.errors import InvalidInput, NotFound
-from talentrag.gateways.base import KnowledgeGraphGateway, Retrieval
-from talentrag.graph_schema import PERSON_TYPES, parse_document_node, split_joined
+from talentrag.gateways.base import KnowledgeGraphGateway
 from talentrag.policy.credits import FULL_MATCH_KINDS
 from talentrag.policy.limits import MAX_EVIDENCE, MAX_TEXT_MATCHES
 from talentrag.search.blind import blind
+from talentrag.search.holdings_index import HoldingsIndex, IndexView
 from talentrag.search.models import (
     NO_MATCH_MESSAGE,
     CandidateResult,
@@ -41,6 +42,7 @@ from talentrag.search.models import (
 )
 from talentrag.search.paging import decode_cursor, encode_cursor, request_fingerprint
 from talentrag.search.query import RequestedSkill, build_retrieval_query, implied_by, resolve_skills
+from talentrag.search.ranking import Ranking, rank
 from talentrag.search.request_text import ParsedRequest, parse_request_text
 from talentrag.search.scoring import CandidateMatch, MatchStatus, match_candidate
 from talentrag.search.text_match import occurrence, phrases_for, text_evidence
@@ -68,6 +70,7 @@ class SearchService:
         self.blind_tenants = frozenset(blind_tenants)
         self.today = today
         self._implied_by = implied_by(normalizer.vocabulary)
+        self.index = HoldingsIndex(store)
 
     async def search(self, request: SearchRequest, tenant: str | None = None) -> SearchResponse:
         """One page of ranked candidates for the request in ``tenant`` (or the request's, or
@@ -85,57 +88,72 @@ class SearchService:
         )
         excluded = await self._excluded(resolved.exclude_skills)
         query = build_retrieval_query(skills, resolved.experience_level, resolved.top_k)
-        retrieval = await self.gateway.retrieve(tenant, query)
-        profiles = await self._candidate_pool(tenant, skills, retrieval, excluded)
-        profiles |= await self._found_in_text(tenant, skills, profiles, excluded)
-        this_year = self.today().year
-        matches = [
-            match_candidate(p, skills, this_year)
-            for p in profiles.values()
-            if not excluded.keys() & p.skills.keys()
-        ]
-        listed = [m for m in matches if m.required_covered and _passes(m, resolved)]
-        ranked, message = _answer(listed, skills, resolved.include_partial, request.reads_text)
-        ranked, duplicates = await self._one_per_person(tenant, ranked)
-        qualifying = sum(m.matches_all for m in ranked)
-        page = ranked[offset : offset + resolved.top_k]
-        records = await self.store.get_many(tenant, [m.profile.id for m in page])
-        results = [
-            _result(m, records[m.profile.id], skills, duplicates.get(m.profile.id, []))
-            for m in page
-            if m.profile.id in records
-        ]
+        retrieval = asyncio.create_task(self.gateway.retrieve(tenant, query))
+        try:
+            ranking = await self._rank(tenant, skills, excluded, resolved, request, offset)
+            results = await self._results(tenant, ranking.page, skills, excluded)
+        except BaseException:
+            retrieval.cancel()
+            raise
+        await retrieval  # LightRAG unreachable fails the search, as it always has
         if request.blind if request.blind is not None else tenant in self.blind_tenants:
             results = [blind(r, tenant, offset + n) for n, r in enumerate(results, 1)]
-        more = offset + resolved.top_k < len(ranked)
+        more = offset + resolved.top_k < ranking.total
         return SearchResponse(
             query=query.query,
             candidates=results,
-            total_considered=len(matches),
-            total=len(ranked),
-            total_qualifying=qualifying,
+            total_considered=ranking.considered,
+            total=ranking.total,
+            total_qualifying=ranking.qualifying,
             next_cursor=encode_cursor(offset + resolved.top_k, fingerprint) if more else None,
             processing_time_ms=round((time.perf_counter() - started) * 1000, 2),
-            message=message if ranked else self._no_match_message(skills, matches, resolved),
+            message=ranking.message
+            if ranking.total
+            else self._no_match_message(skills, ranking, resolved),
             resolved_skills=[_resolved(s) for s in skills],
             resolved_request=resolved,
             request_notes=notes,
         )
 
-    async def _one_per_person(
-        self, tenant: str, ranked: list[CandidateMatch]
-    ) -> tuple[list[CandidateMatch], dict[str, list[str]]]:
-        """Near-duplicate CVs of one person: the best-ranked record stays, at its place;
-        the others leave the list and are named in its ``duplicates``."""
-        duplicates = await self.store.duplicates_of(tenant, [m.profile.id for m in ranked])
-        kept: list[CandidateMatch] = []
-        seen: set[str] = set()
-        for match in ranked:
-            if match.profile.id not in seen:
-                kept.append(match)
-                seen.add(match.profile.id)
-                seen.update(duplicates.get(match.profile.id, ()))
-        return kept, duplicates
+    async def _rank(
+        self,
+        tenant: str,
+        skills: list[RequestedSkill],
+        excluded: Mapping[str, str],
+        resolved: ResolvedRequest,
+        request: SearchRequest,
+        offset: int,
+    ) -> Ranking:
+        """Every holder of a requested skill (or a stand-in) ranked from the postings index."""
+        accepted = {name for s in skills for name in s.accepts}
+        view = await self.index.open(tenant, accepted | excluded.keys(), self.today().year)
+        found = await self._found_in_text(tenant, skills, view)
+        view.number(found.values())
+        return rank(view, skills, excluded.keys(), resolved, request.reads_text, offset)
+
+    async def _results(
+        self,
+        tenant: str,
+        page: list[str],
+        skills: list[RequestedSkill],
+        excluded: Mapping[str, str],
+    ) -> list[CandidateResult]:
+        """The page's candidates read whole: matched skill by skill, with evidence."""
+        wanted = {name for s in skills for name in s.accepts} | excluded.keys()
+        profiles = await self.store.profiles(tenant, page, wanted)
+        records = await self.store.get_many(tenant, page)
+        duplicates = await self.store.duplicates_of(tenant, page)
+        this_year = self.today().year
+        return [
+            _result(
+                match_candidate(profiles[i], skills, this_year),
+                records[i],
+                skills,
+                duplicates.get(i, []),
+            )
+            for i in page
+            if i in records and i in profiles
+        ]
 
     # -- the structured request ----------------------------------------------------------
     async def _structured(
@@ -203,48 +221,18 @@ class SearchService:
             if accepted.kind in FULL_MATCH_KINDS
         }
 
-    # -- candidate pool ----------------------------------------------------------------
-    async def _candidate_pool(
-        self,
-        tenant: str,
-        skills: list[RequestedSkill],
-        retrieval: Retrieval,
-        excluded: Mapping[str, str],
-    ) -> dict[str, CandidateProfile]:
-        accepted = {name for s in skills for name in s.accepts}
-        nodes = accepted | self._skill_nodes_in(retrieval, skills)
-        neighbours = await self.gateway.neighbours(tenant, sorted(nodes))
-        ids: set[str] = set()
-        files: set[str] = set()
-        for adjacent in neighbours.values():
-            for neighbour in adjacent:
-                self._collect(
-                    neighbour.name, neighbour.entity_type, neighbour.file_path, ids, files
-                )
-        for entity in retrieval.entities:
-            self._collect(entity.name, entity.entity_type, entity.file_path, ids, files)
-        if files:
-            ids |= await self.store.ids_for_source_files(tenant, sorted(files))
-        profiles = await self.store.profiles(tenant, sorted(ids), accepted | excluded.keys())
-        # A candidate LightRAG retrieved who holds none of the accepted skills cannot match;
-        # which of them it retrieves is the vector index's tie-breaking, not the request's.
-        return {i: p for i, p in profiles.items() if p.skills.keys() & accepted}
-
+    # -- skills nobody holds ------------------------------------------------------------
     async def _found_in_text(
-        self,
-        tenant: str,
-        skills: list[RequestedSkill],
-        pool: dict[str, CandidateProfile],
-        excluded: Mapping[str, str],
+        self, tenant: str, skills: list[RequestedSkill], view: IndexView
     ) -> dict[str, CandidateProfile]:
-        """For each requested skill no one in the pool holds: the CVs whose text names it.
+        """For each requested skill no one holds: the CVs whose text names it.
 
-        Records the evidence on the requested skill; returns the profiles of CVs not
-        already in the pool.
+        Records the evidence on the requested skill; returns the profiles of those CVs
+        (level, years, duplicate group) for the ranking to number.
         """
         vocabulary = self.normalizer.vocabulary
         for skill in skills:
-            if any(skill.accepts.keys() & p.skills.keys() for p in pool.values()):
+            if any(len(view.postings.get(name, ())) for name in skill.accepts):
                 continue
             for phrase, exact_case in phrases_for(skill, vocabulary):
                 texts = await self.store.texts_containing(tenant, phrase, MAX_TEXT_MATCHES)
@@ -254,89 +242,30 @@ class SearchService:
                         skill.found_in_text[candidate_id] = text_evidence(
                             text, span, skill.canonical
                         )
-        new = {i for s in skills for i in s.found_in_text} - pool.keys()
-        wanted = {name for s in skills for name in s.accepts} | excluded.keys()
-        return await self.store.profiles(tenant, sorted(new), wanted) if new else {}
-
-    def _skill_nodes_in(self, retrieval: Retrieval, skills: list[RequestedSkill]) -> set[str]:
-        """Retrieved entity names that map to an accepted skill (LLM-built graphs name them freely)."""
-        accepted = {name for s in skills for name in s.accepts}
-        found = set()
-        for entity in retrieval.entities:
-            match = self.normalizer.lookup(entity.name)
-            if match and match.skill in accepted and entity.name != match.skill:
-                found.add(entity.name)
-        return found
-
-    def _collect(
-        self, name: str, entity_type: str, file_path: str, ids: set[str], files: set[str]
-    ) -> None:
-        kind = entity_type.lower()
-        ours = parse_document_node(name)
-        if ours is not None and ours[0] is DocumentType.CV and kind in ("candidate", ""):
-            ids.add(ours[1])
-        elif kind in PERSON_TYPES and file_path:
-            files.update(split_joined(file_path))
+        found = {i for s in skills for i in s.found_in_text}
+        profiles = await self.store.profiles(tenant, sorted(found), ()) if found else {}
+        for skill in skills:  # a CV deleted meanwhile is not ranked
+            skill.found_in_text = {i: e for i, e in skill.found_in_text.items() if i in profiles}
+        return profiles
 
     # -- the empty answer --------------------------------------------------------------
     def _no_match_message(
-        self, skills: list[RequestedSkill], matches: list[CandidateMatch], request: ResolvedRequest
+        self, skills: list[RequestedSkill], ranking: Ranking, request: ResolvedRequest
     ) -> str:
         required = [s for s in skills if s.required]
         unknown = [s.requested for s in required if s.primary is None]
         if unknown:
             return f"{NO_MATCH_MESSAGE} No candidate has '{unknown[0]}' (not a known skill, and nothing similar in the knowledge base)."
-        ruled_out = Counter(s.requested for m in matches for s in m.missing if s.required)
-        if ruled_out:
-            skill, count = ruled_out.most_common(1)[0]
-            return f"{NO_MATCH_MESSAGE} '{skill}' ruled out the most candidates ({count} of {len(matches)} considered lack it)."
-        if request.experience_level and matches:
+        considered = ranking.considered
+        if ranking.lacking:
+            skill, count = Counter(ranking.lacking).most_common(1)[0]
+            return f"{NO_MATCH_MESSAGE} '{skill}' ruled out the most candidates ({count} of {considered} considered lack it)."
+        if request.experience_level and considered:
             levels = " or ".join(level.value for level in request.experience_level)
             return f"{NO_MATCH_MESSAGE} Candidates have these skills, but none at {levels} level."
-        if request.min_years is not None and matches:
+        if request.min_years is not None and considered:
             return f"{NO_MATCH_MESSAGE} Candidates have these skills, but none with {request.min_years:g}+ years."
         return f"{NO_MATCH_MESSAGE} No candidate holds '{required[0].requested}'."
-
-
-def _answer(
-    listed: list[CandidateMatch],
-    skills: list[RequestedSkill],
-    include_partial: bool,
-    reads_text: bool,
-) -> tuple[list[CandidateMatch], str | None]:
-    """Who is listed, best first, and what the answer says about it.
-
-    Candidates with every required skill matched, when there are any (with those for
-    whom related skills stand in after them, if asked); else those for whom related
-    skills stand in; else, for a wish list read from text (a JD's eight requirements),
-    whoever has the most of it. Otherwise nobody: the caller explains why.
-    """
-    full = [m for m in listed if m.matches_all]
-    covered = [m for m in listed if m.qualifies]
-    n_required = sum(s.required for s in skills)
-    if full:
-        return sorted(covered if include_partial else full, key=CandidateMatch.rank_key), None
-    if covered:
-        return sorted(covered, key=CandidateMatch.rank_key), (
-            "No candidate has every required skill; for these, related skills stand in "
-            "(see partial_skills)."
-        )
-    if reads_text and listed:
-        return sorted(listed, key=CandidateMatch.rank_key), (
-            f"No candidate has all {n_required} required skills; these have the most. Edit "
-            "resolved_request (fewer required skills) and send it back to narrow the search."
-        )
-    return [], None
-
-
-def _passes(match: CandidateMatch, request: ResolvedRequest) -> bool:
-    """The level and years filters (a candidate of unknown level or years fails them)."""
-    profile = match.profile
-    if request.experience_level and profile.level not in request.experience_level:
-        return False
-    return request.min_years is None or (
-        profile.years is not None and profile.years >= request.min_years
-    )
 
 
 def _resolved(skill: RequestedSkill) -> ResolvedSkill:

@@ -121,8 +121,24 @@ def depth(holding: SkillHolding | None, this_year: int) -> float:
     return round(w_strength * strength + w_years * years + w_recency * recency, 4)
 
 
-def _points(confidence: float, skill_depth: float) -> float:
+def points(confidence: float, skill_depth: float) -> float:
+    """One requested skill's points from the credit earned and the held skill's depth."""
     return round(confidence * (1 - DEPTH_SHARE + DEPTH_SHARE * skill_depth), 4)
+
+
+def match_score(
+    required_points: float, preferred_points: float, n_required: int, n_preferred: int
+) -> float:
+    """The match score from the summed points of the required and the preferred skills.
+
+    Points are summed left to right in request order (``add_points``), here and in the
+    vectorised ranking, so both give the same float to the last bit.
+    """
+    r = required_points / n_required if n_required else 0.0
+    if not n_preferred:
+        return round(min(1.0, r), 4)
+    score = REQUIRED_WEIGHT * r + (1 - REQUIRED_WEIGHT) * preferred_points / n_preferred
+    return round(min(1.0, score), 4)
 
 
 def _best_credit(
@@ -151,7 +167,7 @@ def _best_credit(
             kind,
             round(confidence, 3),
             skill_depth,
-            _points(confidence, skill_depth),
+            points(confidence, skill_depth),
             family,
         )
     if candidate_id in requested.found_in_text:  # nobody holds it; this CV's text names it
@@ -161,7 +177,7 @@ def _best_credit(
             MatchKind.TEXT,
             TEXT_CREDIT,
             0.0,
-            _points(TEXT_CREDIT, 0),
+            points(TEXT_CREDIT, 0),
         )
     return None
 
@@ -205,19 +221,18 @@ def match_candidate(
     required = [c for c in credits if c.requested.required]
     preferred = [c for c in credits if not c.requested.required]
     n_required = sum(s.required for s in requested)
-    n_preferred = len(requested) - n_required
-    r = sum(c.points for c in required) / n_required if n_required else 0.0
-    score = (
-        r
-        if not n_preferred
-        else REQUIRED_WEIGHT * r
-        + (1 - REQUIRED_WEIGHT) * sum(c.points for c in preferred) / n_preferred
-    )
+    required_points = preferred_points = 0.0
+    for credit in credits:  # left to right, as the vectorised ranking adds them
+        if credit.requested.required:
+            required_points += credit.points
+        else:
+            preferred_points += credit.points
+    score = match_score(required_points, preferred_points, n_required, len(requested) - n_required)
     return CandidateMatch(
         profile=profile,
         credits=credits,
         missing=missing,
-        score=round(min(1.0, score), 4),
+        score=score,
         required_matched=sum(c.status is MatchStatus.MATCHED for c in required),
         required_covered=len(required),
         preferred_matched=sum(c.status is MatchStatus.MATCHED for c in preferred),

@@ -132,6 +132,14 @@ class CandidateStore(ABC):
         """
 
     @abstractmethod
+    async def holders(self, tenant: str, skills: Collection[str]) -> dict[str, CandidateProfile]:
+        """Every active candidate holding any of ``skills``, each with only those skills.
+
+        What the ranking index (``search/holdings_index.py``) loads, one skill's holders
+        at a time, and keeps until the tenant's generation moves.
+        """
+
+    @abstractmethod
     async def list_documents(
         self,
         tenant: str,

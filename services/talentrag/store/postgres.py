@@ -38,6 +38,7 @@ from talentrag.store.pg_schema import MIGRATION_LOCK, Connection, apply_migratio
 from talentrag.store.pg_text import phrase_query, tsvector_literal
 from talentrag.store.rows import (
     HOLDING_COLUMNS,
+    PROFILE_COLUMNS,
     add_profiles,
     document_columns,
     skill_rows,
@@ -219,37 +220,38 @@ class PostgresCandidateStore(CandidateStore):
     async def profiles(
         self, tenant: str, ids: list[str], skills: Collection[str] | None = None
     ) -> dict[str, CandidateProfile]:
-        """Profiles from the skill table's covering index: holders of ``skills`` among
-        ``ids`` first, then the rest of ``ids`` (with all, or none, of their skills)."""
+        """Profiles by id through the primary keys (search reads a page's worth)."""
+        skill_join = "TRUE" if skills is None else "s.skill = ANY($3::text[])"
         found: dict[str, CandidateProfile] = {}
-        if skills is not None:
-            add_profiles(
-                found,
-                await self.pool.fetch(
-                    f"""SELECT d.id, d.level, d.years, {HOLDING_COLUMNS}
-                        FROM document_skills s JOIN documents d ON d.tenant = s.tenant AND d.id = s.id
-                        WHERE s.tenant = $1 AND s.skill = ANY($2::text[]) AND s.id = ANY($3::text[])
-                          AND d.status = 'active' AND d.document_type = 'cv'""",
-                    tenant,
-                    sorted(skills),
-                    ids,
-                ),
-            )
-        rest = sorted(set(ids) - found.keys())
-        if rest:
-            skill_join = "TRUE" if skills is None else "FALSE"  # the rest hold none of ``skills``
-            add_profiles(
-                found,
-                await self.pool.fetch(
-                    f"""SELECT d.id, d.level, d.years, {HOLDING_COLUMNS} FROM documents d
-                        LEFT JOIN document_skills s
-                          ON s.tenant = d.tenant AND s.id = d.id AND {skill_join}
-                        WHERE d.tenant = $1 AND d.status = 'active' AND d.document_type = 'cv'
-                          AND d.id = ANY($2::text[])""",
-                    tenant,
-                    rest,
-                ),
-            )
+        add_profiles(
+            found,
+            await self.pool.fetch(
+                f"""SELECT {PROFILE_COLUMNS}, {HOLDING_COLUMNS} FROM documents d
+                    LEFT JOIN document_skills s
+                      ON s.tenant = d.tenant AND s.id = d.id AND {skill_join}
+                    WHERE d.tenant = $1 AND d.status = 'active' AND d.document_type = 'cv'
+                      AND d.id = ANY($2::text[])""",
+                tenant,
+                sorted(set(ids)),
+                *([] if skills is None else [sorted(skills)]),
+            ),
+        )
+        return found
+
+    async def holders(self, tenant: str, skills: Collection[str]) -> dict[str, CandidateProfile]:
+        """Holders of ``skills`` from the skill table's covering index, with only those skills."""
+        found: dict[str, CandidateProfile] = {}
+        add_profiles(
+            found,
+            await self.pool.fetch(
+                f"""SELECT {PROFILE_COLUMNS}, {HOLDING_COLUMNS}
+                    FROM document_skills s JOIN documents d ON d.tenant = s.tenant AND d.id = s.id
+                    WHERE s.tenant = $1 AND s.skill = ANY($2::text[])
+                      AND d.status = 'active' AND d.document_type = 'cv'""",
+                tenant,
+                sorted(skills),
+            ),
+        )
         return found
 
     async def list_documents(

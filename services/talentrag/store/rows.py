@@ -19,8 +19,11 @@ _KINDS = {kind.value: kind for kind in MatchKind}
 _LEVELS = {level.value: level for level in ExperienceLevel}
 _STRENGTHS = {strength.value: strength for strength in SkillStrength}
 
+PROFILE_COLUMNS = "d.id, d.level, d.years, d.duplicate_group"
+"""The document columns a profile reads (``d`` is the documents table)."""
+
 HOLDING_COLUMNS = "s.skill, s.kind, s.confidence, s.mentions, s.strength, s.years, s.last_used"
-"""The skill-table columns a profile reads, after (id, level, years)."""
+"""The skill-table columns a profile reads, after ``PROFILE_COLUMNS``."""
 
 
 def document_columns(record: DocumentRecord) -> tuple[Any, ...]:
@@ -78,13 +81,13 @@ def _holding(
 
 
 def add_profiles(found: dict[str, CandidateProfile], rows: Iterable[Any]) -> None:
-    """Fold (id, level, years, ``HOLDING_COLUMNS``...) rows into profiles; a row without a
-    skill (a LEFT JOIN's) makes the profile alone."""
-    for document_id, level, years, skill, *holding in rows:
+    """Fold (``PROFILE_COLUMNS``, ``HOLDING_COLUMNS``) rows into profiles; a row without
+    a skill (a LEFT JOIN's) makes the profile alone."""
+    for document_id, level, years, group, skill, *holding in rows:
         profile = found.get(document_id)
         if profile is None:
             profile = found[document_id] = CandidateProfile(
-                document_id, _LEVELS[level] if level else None, {}, years
+                document_id, _LEVELS[level] if level else None, {}, years, group
             )
         if skill is not None:
             profile.skills[skill] = _holding(*holding)

@@ -28,6 +28,7 @@ from talentrag.store.base import (
 )
 from talentrag.store.rows import (
     HOLDING_COLUMNS,
+    PROFILE_COLUMNS,
     add_profiles,
     document_columns,
     skill_rows,
@@ -282,39 +283,39 @@ class SQLiteCandidateStore(CandidateStore):
     async def profiles(
         self, tenant: str, ids: list[str], skills: Collection[str] | None = None
     ) -> dict[str, CandidateProfile]:
-        """Profiles from the skill table: holders of ``skills`` via its index, then the rest."""
-        wanted = set(ids)
+        """Profiles by id through the primary keys (search reads a page's worth)."""
         found: dict[str, CandidateProfile] = {}
-        if skills is not None:
-            # By skill, through the skill index: the holders are most of the pool.
-            for chunk in _batches(sorted(skills)):
-                marks = ",".join("?" * len(chunk))
-                await self._read_profiles(
-                    f"""SELECT d.id, d.level, d.years, {HOLDING_COLUMNS} FROM document_skills s JOIN documents d ON d.tenant=s.tenant AND d.id=s.id
-                        WHERE s.tenant=? AND s.skill IN ({marks}) AND d.status='active'
-                          AND d.document_type='cv'""",
-                    [tenant, *chunk],
-                    found,
-                    wanted,
-                )
-        for chunk in _batches(sorted(wanted - found.keys())):
+        wanted = sorted(skills) if skills is not None else []
+        skill_join = "1" if skills is None else f"s.skill IN ({','.join('?' * len(wanted))})"
+        if skills is not None and not wanted:
+            skill_join = "0"  # no skill asked for: the candidates alone
+        for chunk in _batches(sorted(set(ids))):
             marks = ",".join("?" * len(chunk))
-            skill_join = "1" if skills is None else "0"  # the rest hold none of ``skills``
-            await self._read_profiles(
-                f"""SELECT d.id, d.level, d.years, {HOLDING_COLUMNS} FROM documents d
-                    LEFT JOIN document_skills s ON s.tenant=d.tenant AND s.id=d.id AND {skill_join}
-                    WHERE d.tenant=? AND d.status='active' AND d.document_type='cv' AND d.id IN ({marks})""",
-                [tenant, *chunk],
-                found,
-                wanted,
-            )
+            async with self.reads.execute(
+                f"""SELECT {PROFILE_COLUMNS}, {HOLDING_COLUMNS} FROM documents d
+                    LEFT JOIN document_skills s
+                      ON s.tenant=d.tenant AND s.id=d.id AND {skill_join}
+                    WHERE d.tenant=? AND d.status='active' AND d.document_type='cv'
+                      AND d.id IN ({marks})""",
+                [*wanted, tenant, *chunk],
+            ) as cursor:
+                add_profiles(found, await cursor.fetchall())
         return found
 
-    async def _read_profiles(
-        self, sql: str, args: list[str], found: dict[str, CandidateProfile], wanted: set[str]
-    ) -> None:
-        async with self.reads.execute(sql, args) as cursor:
-            add_profiles(found, [row for row in await cursor.fetchall() if row[0] in wanted])
+    async def holders(self, tenant: str, skills: Collection[str]) -> dict[str, CandidateProfile]:
+        """Holders of ``skills`` through the skill index, each with only those skills."""
+        found: dict[str, CandidateProfile] = {}
+        for chunk in _batches(sorted(skills)):
+            marks = ",".join("?" * len(chunk))
+            async with self.reads.execute(
+                f"""SELECT {PROFILE_COLUMNS}, {HOLDING_COLUMNS} FROM document_skills s
+                    JOIN documents d ON d.tenant=s.tenant AND d.id=s.id
+                    WHERE s.tenant=? AND s.skill IN ({marks}) AND d.status='active'
+                      AND d.document_type='cv'""",
+                [tenant, *chunk],
+            ) as cursor:
+                add_profiles(found, await cursor.fetchall())
+        return found
 
     async def list_documents(
         self,

@@ -1,0 +1,181 @@
+"""The ranking index: each skill's holders as arrays, in memory, per tenant.
+
+Search ranks every holder of the requested skills (``search/ranking.py``). Loading and
+scoring each holder as a Python object costs O(holders) of I/O and interpreter time on
+every search: about 23,000 holders of Python at 100K CVs. Here a skill's holders are
+read from the store once, as arrays (row, confidence, depth) plus per-candidate facts
+(level, years, duplicate group), and kept until the tenant's store generation moves:
+every committed write, from any process or replica, moves it, so a search never ranks
+from data older than what was committed before it began.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+from cachetools import LRUCache
+
+from talentrag.domain import CandidateProfile, ExperienceLevel, SkillHolding
+from talentrag.search.scoring import depth
+from talentrag.store.base import CandidateStore
+
+LEVEL_CODES = {level: code for code, level in enumerate(ExperienceLevel)}
+"""An experience level as a small integer; -1 is unknown."""
+
+MAX_CACHED_POSTINGS = 4_000_000
+"""Held skills kept in memory per process (about 20 bytes each), least recently used
+skills dropped first; a dropped skill is read again from the store when next asked for."""
+
+MAX_CACHED_TENANTS = 64
+"""Tenants whose postings are kept; the least recently searched is dropped first."""
+
+
+@dataclass(frozen=True)
+class SkillPostings:
+    """One skill's holders: tenant-wide row numbers, held confidence and depth."""
+
+    rows: np.ndarray
+    confidence: np.ndarray
+    depth: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+@dataclass(frozen=True)
+class CandidateFacts:
+    """What the filters and one-per-person rule read of each candidate, by row."""
+
+    level: np.ndarray  # int8 code (LEVEL_CODES), -1 unknown
+    years: np.ndarray  # float64, NaN unknown
+    group: np.ndarray  # int32 duplicate-group code, -1 in none
+
+
+@dataclass
+class TenantPostings:
+    """One tenant's loaded postings, valid for one store generation and one year."""
+
+    generation: int
+    year: int
+    ids: list[str] = field(default_factory=list)
+    row_of: dict[str, int] = field(default_factory=dict)
+    postings: LRUCache[str, SkillPostings] = field(
+        default_factory=lambda: LRUCache(MAX_CACHED_POSTINGS, getsizeof=len)
+    )
+    _group_codes: dict[str, int] = field(default_factory=dict)
+    loading: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _fact_parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
+        default_factory=lambda: [(np.empty(0, np.int8), np.empty(0), np.empty(0, np.int32))]
+    )
+    _facts: CandidateFacts | None = None
+
+    def facts(self) -> CandidateFacts:
+        """Facts for every row numbered so far (joined again only after new rows)."""
+        if self._facts is None or len(self._facts.level) != len(self.ids):
+            self._facts = CandidateFacts(
+                *(np.concatenate([part[i] for part in self._fact_parts]) for i in range(3))
+            )
+            self._fact_parts = [(self._facts.level, self._facts.years, self._facts.group)]
+        return self._facts
+
+    def number(self, profiles: Iterable[CandidateProfile]) -> None:
+        """Give rows to candidates not numbered yet, recording their facts."""
+        new = [p for p in profiles if p.id not in self.row_of]
+        for profile in new:
+            self.row_of[profile.id] = len(self.ids)
+            self.ids.append(profile.id)
+        self._fact_parts.append(
+            (
+                np.fromiter((_level_code(p) for p in new), np.int8, len(new)),
+                np.fromiter((_years(p) for p in new), np.float64, len(new)),
+                np.fromiter((self._group_code(p) for p in new), np.int32, len(new)),
+            )
+        )
+
+    def add_skills(self, skills: Collection[str], holders: Iterable[CandidateProfile]) -> None:
+        """Record the postings of ``skills`` from their holders' profiles (numbered already)."""
+        held: dict[str, list[tuple[int, SkillHolding]]] = {skill: [] for skill in skills}
+        for profile in holders:
+            row = self.row_of[profile.id]
+            for skill, holding in profile.skills.items():
+                if skill in held:
+                    held[skill].append((row, holding))
+        for skill, pairs in held.items():
+            self.postings[skill] = SkillPostings(
+                np.fromiter((row for row, _ in pairs), np.int32, len(pairs)),
+                np.fromiter((h.confidence for _, h in pairs), np.float64, len(pairs)),
+                np.fromiter((depth(h, self.year) for _, h in pairs), np.float64, len(pairs)),
+            )
+
+    def _group_code(self, profile: CandidateProfile) -> int:
+        if profile.duplicate_group is None:
+            return -1
+        return self._group_codes.setdefault(profile.duplicate_group, len(self._group_codes))
+
+
+def _level_code(profile: CandidateProfile) -> int:
+    return LEVEL_CODES[profile.level] if profile.level else -1
+
+
+def _years(profile: CandidateProfile) -> float:
+    return profile.years if profile.years is not None else math.nan
+
+
+@dataclass(frozen=True)
+class IndexView:
+    """What one search ranks from: its skills' postings, held for the whole search (a
+    skill the cache drops meanwhile stays here), and the tenant's rows and facts."""
+
+    tenant: TenantPostings
+    postings: dict[str, SkillPostings]
+
+    @property
+    def ids(self) -> list[str]:
+        """Candidate id by row."""
+        return self.tenant.ids
+
+    @property
+    def row_of(self) -> dict[str, int]:
+        """Row by candidate id."""
+        return self.tenant.row_of
+
+    def facts(self) -> CandidateFacts:
+        """Level, years and duplicate group by row, for every row numbered so far."""
+        return self.tenant.facts()
+
+    def number(self, profiles: Iterable[CandidateProfile]) -> None:
+        """Give rows to candidates found another way (their CV's text names a skill)."""
+        self.tenant.number(profiles)
+
+
+class HoldingsIndex:
+    """Per tenant, the postings of the skills searched so far, refreshed from the store."""
+
+    def __init__(self, store: CandidateStore):
+        self.store = store
+        self._tenants: LRUCache[str, TenantPostings] = LRUCache(MAX_CACHED_TENANTS)
+
+    async def open(self, tenant: str, skills: Collection[str], year: int) -> IndexView:
+        """The postings of ``skills`` in ``tenant``, current as of now."""
+        generation = await self.store.generation(tenant)
+        state = self._tenants.get(tenant)
+        if state is None or state.generation != generation or state.year != year:
+            state = self._tenants[tenant] = TenantPostings(generation, year)
+        missing = [s for s in skills if s not in state.postings]
+        if missing:
+            # One load per tenant at a time: concurrent searches for the same skill wait
+            # for the first instead of each reading its holders.
+            async with state.loading:
+                missing = [s for s in skills if s not in state.postings]
+                if missing:
+                    await self._load(tenant, state, missing)
+        return IndexView(state, {skill: state.postings[skill] for skill in skills})
+
+    async def _load(self, tenant: str, state: TenantPostings, skills: list[str]) -> None:
+        holders = await self.store.holders(tenant, skills)
+        state.number(holders.values())
+        state.add_skills(skills, holders.values())
