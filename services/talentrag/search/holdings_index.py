@@ -27,7 +27,7 @@ LEVEL_CODES = {level: code for code, level in enumerate(ExperienceLevel)}
 """An experience level as a small integer; -1 is unknown."""
 
 MAX_CACHED_POSTINGS = 4_000_000
-"""Held skills kept in memory per process (about 20 bytes each), least recently used
+"""Held skills kept in memory per tenant (about 20 bytes each), least recently used
 skills dropped first; a dropped skill is read again from the store when next asked for."""
 
 MAX_CACHED_TENANTS = 64
@@ -96,20 +96,27 @@ class TenantPostings:
             )
         )
 
-    def add_skills(self, skills: Collection[str], holders: Iterable[CandidateProfile]) -> None:
-        """Record the postings of ``skills`` from their holders' profiles (numbered already)."""
+    def add_skills(
+        self, skills: Collection[str], holders: Iterable[CandidateProfile]
+    ) -> dict[str, SkillPostings]:
+        """Record and return the postings of ``skills`` from their holders' profiles
+        (numbered already)."""
         held: dict[str, list[tuple[int, SkillHolding]]] = {skill: [] for skill in skills}
         for profile in holders:
             row = self.row_of[profile.id]
             for skill, holding in profile.skills.items():
                 if skill in held:
                     held[skill].append((row, holding))
-        for skill, pairs in held.items():
-            self.postings[skill] = SkillPostings(
+        loaded = {
+            skill: SkillPostings(
                 np.fromiter((row for row, _ in pairs), np.int32, len(pairs)),
                 np.fromiter((h.confidence for _, h in pairs), np.float64, len(pairs)),
                 np.fromiter((depth(h, self.year) for _, h in pairs), np.float64, len(pairs)),
             )
+            for skill, pairs in held.items()
+        }
+        self.postings.update(loaded)
+        return loaded
 
     def _group_code(self, profile: CandidateProfile) -> int:
         if profile.duplicate_group is None:
@@ -165,17 +172,23 @@ class HoldingsIndex:
         state = self._tenants.get(tenant)
         if state is None or state.generation != generation or state.year != year:
             state = self._tenants[tenant] = TenantPostings(generation, year)
-        missing = [s for s in skills if s not in state.postings]
-        if missing:
+        # Taken before any wait: a skill the cache drops meanwhile stays in this view.
+        view = {skill: state.postings[skill] for skill in skills if skill in state.postings}
+        if len(view) < len(skills):
             # One load per tenant at a time: concurrent searches for the same skill wait
             # for the first instead of each reading its holders.
             async with state.loading:
-                missing = [s for s in skills if s not in state.postings]
+                view |= {
+                    s: state.postings[s] for s in skills if s not in view and s in state.postings
+                }
+                missing = [s for s in skills if s not in view]
                 if missing:
-                    await self._load(tenant, state, missing)
-        return IndexView(state, {skill: state.postings[skill] for skill in skills})
+                    view |= await self._load(tenant, state, missing)
+        return IndexView(state, view)
 
-    async def _load(self, tenant: str, state: TenantPostings, skills: list[str]) -> None:
+    async def _load(
+        self, tenant: str, state: TenantPostings, skills: list[str]
+    ) -> dict[str, SkillPostings]:
         holders = await self.store.holders(tenant, skills)
         state.number(holders.values())
-        state.add_skills(skills, holders.values())
+        return state.add_skills(skills, holders.values())

@@ -131,7 +131,7 @@ def match_score(
 ) -> float:
     """The match score from the summed points of the required and the preferred skills.
 
-    Points are summed left to right in request order (``add_points``), here and in the
+    Points are summed left to right in request order, in ``match_candidate`` and in the
     vectorised ranking, so both give the same float to the last bit.
     """
     r = required_points / n_required if n_required else 0.0

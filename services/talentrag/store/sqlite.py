@@ -287,8 +287,6 @@ class SQLiteCandidateStore(CandidateStore):
         found: dict[str, CandidateProfile] = {}
         wanted = sorted(skills) if skills is not None else []
         skill_join = "1" if skills is None else f"s.skill IN ({','.join('?' * len(wanted))})"
-        if skills is not None and not wanted:
-            skill_join = "0"  # no skill asked for: the candidates alone
         for chunk in _batches(sorted(set(ids))):
             marks = ",".join("?" * len(chunk))
             async with self.reads.execute(
