@@ -1,5 +1,5 @@
-"""How talentrag names things in the LightRAG graph: the contract between the writer
-(ingestion), the readers (gateways, search) and graphs a LightRAG Server built itself.
+"""How talentrag names things in the LightRAG graph: the contract between the code that
+writes a document's nodes and the code that finds them again to replace or delete them.
 
 Nodes: one per document ("Candidate cv-00042", type ``candidate``; other document
 types get their own prefix and type), one per canonical skill (its name, type
@@ -11,9 +11,6 @@ from __future__ import annotations
 
 from talentrag.domain import DocumentType
 
-SEP = "<SEP>"
-"""LightRAG joins merged values (file paths, source ids) with this separator."""
-
 DOCUMENT_PREFIX = {
     DocumentType.CV: "Candidate",
     DocumentType.JOB_DESCRIPTION: "Job description",
@@ -22,8 +19,6 @@ DOCUMENT_PREFIX = {
 }
 SKILL_TYPE = "skill"
 LEVEL_TYPE = "experience_level"
-PERSON_TYPES = frozenset({"person", "candidate"})
-"""Entity types that stand for a person in graphs built by an LLM (or by us)."""
 
 
 def document_node(document_type: DocumentType, document_id: str) -> str:
@@ -44,16 +39,3 @@ def document_entity_type(document_type: DocumentType) -> str:
 def level_node(level: str) -> str:
     """'Senior level' for 'senior': the node shared by every candidate of that level."""
     return f"{level.capitalize()} level"
-
-
-def parse_document_node(name: str) -> tuple[DocumentType, str] | None:
-    """('cv', 'cv-00042') for 'Candidate cv-00042'; None for any other node."""
-    for document_type, prefix in DOCUMENT_PREFIX.items():
-        if name.startswith(prefix + " "):
-            return document_type, name[len(prefix) + 1 :]
-    return None
-
-
-def split_joined(value: str) -> list[str]:
-    """The parts of a LightRAG value merged with ``SEP``."""
-    return [part for part in value.split(SEP) if part]

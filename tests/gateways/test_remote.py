@@ -38,25 +38,6 @@ PAYLOAD = {
         "chunks": [{"content": "a.md [0:10]\nK8s", "file_path": "a.md", "chunk_id": "chunk-1"}],
     },
 }
-GRAPH = {
-    "nodes": [
-        {"id": "Kubernetes", "labels": ["Kubernetes"], "properties": {"entity_type": "skill"}},
-        {
-            "id": "Candidate a",
-            "labels": ["Candidate a"],
-            "properties": {"entity_type": "candidate", "file_path": "a.md"},
-        },
-    ],
-    "edges": [
-        {
-            "id": "e",
-            "source": "Candidate a",
-            "target": "Kubernetes",
-            "properties": {"weight": 2.0, "description": "has"},
-        }
-    ],
-    "is_truncated": False,
-}
 
 
 def _gateway(**kwargs) -> RemoteLightRAG:
@@ -74,20 +55,6 @@ async def test_retrieve_sends_keywords_and_api_key():
         b" ", b""
     ) and b'"mode":"hybrid"' in body.replace(b" ", b"")
     assert retrieval.entities[0].name == "Kubernetes"
-
-
-@respx.mock
-async def test_neighbours_come_from_graphs():
-    route = respx.get(f"{URL}/graphs").mock(return_value=httpx.Response(200, json=GRAPH))
-    neighbours = await _gateway().neighbours("default", ["Kubernetes"])
-    assert route.calls.last.request.url.params["label"] == "Kubernetes"
-    (only,) = neighbours["Kubernetes"]
-    assert (only.name, only.entity_type, only.file_path, only.weight) == (
-        "Candidate a",
-        "candidate",
-        "a.md",
-        2.0,
-    )
 
 
 @respx.mock
@@ -141,15 +108,6 @@ async def test_bad_answers_are_gateway_errors_without_retry(response, message):
         await _gateway().retrieve("default", QUERY)
     assert not isinstance(info.value, GatewayUnavailable)
     assert route.call_count == 1
-
-
-@respx.mock
-async def test_malformed_graph_is_a_gateway_error():
-    respx.get(f"{URL}/graphs").mock(
-        return_value=httpx.Response(200, json={"nodes": [], "edges": [{"oops": 1}]})
-    )
-    with pytest.raises(GatewayError, match="malformed /graphs"):
-        await _gateway().neighbours("default", ["Kubernetes"])
 
 
 @respx.mock

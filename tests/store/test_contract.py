@@ -275,20 +275,6 @@ async def test_listings_page_by_id_in_byte_order_and_filter_by_type(store: Candi
     assert await store.list_documents("u") == []
 
 
-async def test_ids_for_source_files_are_active_cvs_only(store: CandidateStore):
-    await _write(
-        store,
-        "t",
-        (_record("a"), "a"),
-        (_record("b"), "b"),
-        (_record("jd", DocumentType.JOB_DESCRIPTION), "jd"),
-    )
-    await store.stage("t", [(_record("p"), "p")])
-    found = await store.ids_for_source_files("t", ["a.txt", "jd.txt", "p.txt", "nope.txt"])
-    assert found == {"a"}
-    assert await store.ids_for_source_files("u", ["a.txt"]) == set()
-
-
 async def test_get_many_reads_records_with_their_stored_times(store: CandidateStore):
     await _write(store, "t", (_record("a"), "a"), (_record("b"), "b"))
     found = await store.get_many("t", ["a", "b", "zzz"])

@@ -44,17 +44,6 @@ class Retrieval:
 
 
 @dataclass(frozen=True)
-class Neighbour:
-    """A node adjacent to a skill node, with what the edge says."""
-
-    name: str
-    entity_type: str
-    file_path: str = ""
-    weight: float = 1.0
-    description: str = ""
-
-
-@dataclass(frozen=True)
 class RetrievalQuery:
     """A keyword retrieval and the token budgets that keep LightRAG's work small."""
 
@@ -83,10 +72,6 @@ class KnowledgeGraphGateway(ABC):
     @abstractmethod
     async def retrieve(self, tenant: str, query: RetrievalQuery) -> Retrieval:
         """LightRAG's retrieval (aquery_data / POST /query/data) with keywords, no LLM."""
-
-    @abstractmethod
-    async def neighbours(self, tenant: str, nodes: list[str]) -> dict[str, list[Neighbour]]:
-        """Every node adjacent to each of ``nodes`` (absent nodes map to [])."""
 
     @abstractmethod
     async def ready(self, tenant: str) -> None:

@@ -23,7 +23,6 @@ from talentrag.errors import ConfigurationError
 from talentrag.gateways.base import (
     GraphWrite,
     KnowledgeGraphGateway,
-    Neighbour,
     Retrieval,
     RetrievalQuery,
 )
@@ -33,7 +32,6 @@ from talentrag.gateways.vector_writes import (
     RelationVectorsFromKeywords,
     unwrapped,
 )
-from talentrag.graph_schema import document_entity_type, parse_document_node
 
 log = logging.getLogger(__name__)
 
@@ -300,37 +298,6 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
             param = QueryParam(**query.params())
             return retrieval_from_payload(await rag.aquery_data(query.query, param))
 
-    async def neighbours(self, tenant: str, nodes: list[str]) -> dict[str, list[Neighbour]]:
-        """Adjacent node names; node data is read only for names our KG did not write.
-
-        Edge data is not read: the candidate store, not the edge, is the record of
-        evidence, and per-edge reads take LightRAG's storage lock each time.
-        """
-        async with self._in_use():  # one graph instance for every read (a reload waits)
-            graph = (await self.rag(tenant)).chunk_entity_relation_graph
-            present = sorted(set(await graph.has_nodes_batch(nodes))) if nodes else []
-            edges = await _all_edges(graph, present) if present else {}
-            adjacent = {
-                node: [tgt if src == node else src for src, tgt in edges.get(node) or []]
-                for node in present
-            }
-            unknown = sorted(
-                {o for others in adjacent.values() for o in others if _document_type(o) is None}
-            )
-            node_data = await graph.get_nodes_batch(unknown) if unknown else {}
-        result: dict[str, list[Neighbour]] = {node: [] for node in nodes}
-        for node, others in adjacent.items():
-            for other in others:
-                data = node_data.get(other) or {}
-                result[node].append(
-                    Neighbour(
-                        name=other,
-                        entity_type=_document_type(other) or str(data.get("entity_type", "")),
-                        file_path=str(data.get("file_path", "")),
-                    )
-                )
-        return result
-
     async def sizes(self, tenant: str) -> dict[str, int]:
         """Entities and relations the tenant's vector storages hold, and chunks its
         key-value storage holds (either backend): what a copy to another storage is
@@ -418,14 +385,6 @@ def _register(module: Any) -> str:
     return str(module.NAME)
 
 
-async def _all_edges(graph: Any, nodes: list[str]) -> dict[str, list[tuple[str, str]]]:
-    """Every edge of each node: our storage subclasses bound ``get_nodes_edges_batch``
-    for LightRAG's retrieval and offer this unbounded read beside it."""
-    read_all = getattr(graph, "all_nodes_edges_batch", None) or graph.get_nodes_edges_batch
-    edges: dict[str, list[tuple[str, str]]] = await read_all(nodes)
-    return edges
-
-
 async def _size(store: Any) -> int:
     """Rows in one storage: a file storage's in-memory data, or the workspace's table rows."""
     from lightrag.kg.nano_vector_db_impl import NanoVectorDBStorage
@@ -442,9 +401,3 @@ async def _size(store: Any) -> int:
         f"SELECT COUNT(*) AS n FROM {table} WHERE workspace = $1", [store.workspace]
     )
     return int(row["n"]) if row else 0
-
-
-def _document_type(node: str) -> str | None:
-    """The entity type of a document node we wrote ("Candidate cv-1" -> "candidate")."""
-    parsed = parse_document_node(node)
-    return document_entity_type(parsed[0]) if parsed else None

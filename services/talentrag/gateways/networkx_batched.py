@@ -125,8 +125,3 @@ class BatchedNetworkXStorage(NetworkXStorage):  # type: ignore[misc]  # LightRAG
                 )
             found[node] = [(node, other) for other in others]
         return found
-
-    async def all_nodes_edges_batch(self, node_ids: list[str]) -> dict[str, list[tuple[str, str]]]:
-        """Every edge of each node ([] when absent), in one pass (talentrag's own reads)."""
-        graph = self._live()
-        return {n: list(graph.edges(n)) if n in graph else [] for n in node_ids}

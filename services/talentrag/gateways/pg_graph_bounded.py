@@ -3,8 +3,7 @@
 LightRAG's local retrieval reads every edge of each entity it retrieved; a skill held by
 thousands of candidates sends them all over the wire to be sorted and cut. This subclass
 asks PostgreSQL for each node's heaviest ``HUB_EDGES_FOR_RETRIEVAL`` edges (weight, then
-the other end's name) in one query; talentrag's own reads (``all_nodes_edges_batch``)
-still get every edge. The tables are LightRAG's, unchanged.
+the other end's name) in one query. The tables are LightRAG's, unchanged.
 
 Its look-ups by edge and degree are written so the plan cannot depend on statistics:
 on a table autovacuum has not analysed yet (after a bulk copy or a large ingest), the
@@ -105,8 +104,3 @@ class BoundedPGTableGraphStorage(PGTableGraphStorage):  # type: ignore[misc]  # 
         rows = await self._fetch(_DEGREES, self.workspace, self.namespace, list(set(node_ids)))
         degrees = {r["id"]: int(r["degree"]) for r in rows}
         return {node: degrees.get(node, 0) for node in node_ids}
-
-    async def all_nodes_edges_batch(self, node_ids: list[str]) -> dict[str, list[tuple[str, str]]]:
-        """Every edge of each node (talentrag's own pool reads)."""
-        edges: dict[str, list[tuple[str, str]]] = await super().get_nodes_edges_batch(node_ids)
-        return edges

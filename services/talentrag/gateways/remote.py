@@ -1,4 +1,4 @@
-"""A LightRAG Server over HTTP: POST /query/data for retrieval, GET /graphs for neighbours.
+"""A LightRAG Server over HTTP: POST /query/data for retrieval, GET /health for readiness.
 
 Connection errors, timeouts and 502/503/504 are retried a bounded number of times
 with exponential backoff, all within one deadline per call (``read_timeout_s``), and then
@@ -23,7 +23,6 @@ from talentrag.gateways.base import (
     GatewayError,
     GatewayUnavailable,
     KnowledgeGraphGateway,
-    Neighbour,
     Retrieval,
     RetrievalQuery,
 )
@@ -33,7 +32,6 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 RETRYABLE_STATUS = {502, 503, 504}
-MAX_GRAPH_NODES = 5000
 
 
 class RemoteLightRAG(KnowledgeGraphGateway):
@@ -122,22 +120,6 @@ class RemoteLightRAG(KnowledgeGraphGateway):
                 f"LightRAG Server sent a malformed /query/data answer: {exc!r}"
             ) from exc
 
-    async def neighbours(self, tenant: str, nodes: list[str]) -> dict[str, list[Neighbour]]:
-        """One GET /graphs per node, concurrently; the server's tenant is its workspace."""
-        results = await self._within_deadline(
-            asyncio.gather(*(self._neighbours_of(node) for node in nodes))
-        )
-        return dict(zip(nodes, results, strict=True))
-
-    async def _neighbours_of(self, node: str) -> list[Neighbour]:
-        graph = await self._request(
-            "GET", "/graphs", params={"label": node, "max_depth": 1, "max_nodes": MAX_GRAPH_NODES}
-        )
-        try:
-            return _adjacent(graph, node)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise GatewayError(f"LightRAG Server sent a malformed /graphs answer: {exc!r}") from exc
-
     async def ready(self, tenant: str) -> None:
         """GET /health; ``GatewayUnavailable`` unless the server reports healthy."""
         health = await self._within_deadline(self._request("GET", "/health"))
@@ -149,29 +131,3 @@ class RemoteLightRAG(KnowledgeGraphGateway):
     async def close(self) -> None:
         """Close the HTTP client."""
         await self._client.aclose()
-
-
-def _adjacent(graph: dict[str, Any], node: str) -> list[Neighbour]:
-    """The nodes one edge away from ``node`` in a /graphs answer."""
-    if graph.get("is_truncated"):
-        log.warning(
-            "LightRAG Server truncated the neighbours of a skill node; raise MAX_GRAPH_NODES"
-        )
-    nodes = {n["id"]: n for n in graph.get("nodes") or []}
-    found = []
-    for edge in graph.get("edges") or []:
-        if node not in (edge["source"], edge["target"]):
-            continue
-        other = edge["target"] if edge["source"] == node else edge["source"]
-        properties = (nodes.get(other) or {}).get("properties") or {}
-        edge_properties = edge.get("properties") or {}
-        found.append(
-            Neighbour(
-                name=other,
-                entity_type=str(properties.get("entity_type") or ""),
-                file_path=str(properties.get("file_path") or ""),
-                weight=float(edge_properties.get("weight") or 1.0),
-                description=str(edge_properties.get("description") or ""),
-            )
-        )
-    return found

@@ -207,10 +207,6 @@ class CandidateStore(ABC):
         """
 
     @abstractmethod
-    async def ids_for_source_files(self, tenant: str, source_files: list[str]) -> set[str]:
-        """Active candidate ids whose source file is among ``source_files``."""
-
-    @abstractmethod
     async def texts_containing(self, tenant: str, phrase: str, limit: int) -> dict[str, str]:
         """Active CVs whose text contains the words of ``phrase`` in order: id -> text.
 

@@ -423,16 +423,6 @@ class PostgresCandidateStore(CandidateStore):
         )
         return int(value) if value is not None else 0
 
-    async def ids_for_source_files(self, tenant: str, source_files: list[str]) -> set[str]:
-        """Active CV ids whose ``source_file`` is among ``source_files``."""
-        rows = await self.pool.fetch(
-            "SELECT id FROM documents WHERE tenant = $1 AND status = 'active' "
-            "AND document_type = 'cv' AND source_file = ANY($2::text[])",
-            tenant,
-            source_files,
-        )
-        return {row["id"] for row in rows}
-
     async def texts_containing(self, tenant: str, phrase: str, limit: int) -> dict[str, str]:
         """Active CVs whose words include the phrase's words in order (GIN index), best
         ``ts_rank`` first: id -> text."""

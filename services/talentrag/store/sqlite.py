@@ -604,19 +604,6 @@ class SQLiteCandidateStore(CandidateStore):
                 async for r in cursor
             ]
 
-    async def ids_for_source_files(self, tenant: str, source_files: list[str]) -> set[str]:
-        """Active CV ids whose ``source_file`` is among ``source_files``."""
-        found: set[str] = set()
-        for chunk in _batches(source_files):
-            marks = ",".join("?" * len(chunk))
-            async with self.reads.execute(
-                f"SELECT id FROM documents WHERE tenant=? AND status='active' AND document_type='cv' "
-                f"AND source_file IN ({marks})",
-                [tenant, *chunk],
-            ) as cursor:
-                found |= {row[0] async for row in cursor}
-        return found
-
     async def texts_containing(self, tenant: str, phrase: str, limit: int) -> dict[str, str]:
         """Active CVs whose text has the phrase's words in order, best BM25 first: id -> text."""
         words = _FULL_TEXT_WORD.findall(phrase)
