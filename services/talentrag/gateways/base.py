@@ -35,9 +35,10 @@ class RetrievedEntity:
 
 @dataclass
 class Retrieval:
-    """What search reads of a LightRAG retrieval: the entities it found.
+    """What a LightRAG retrieval found: its entities.
 
-    Relations and chunks are not read: evidence comes from the candidate store.
+    Search asks for it beside the ranking and fails when LightRAG cannot answer; the
+    ranking and the evidence come from the candidate store, so neither reads it.
     """
 
     entities: list[RetrievedEntity] = field(default_factory=list)
