@@ -23,16 +23,16 @@ from talentrag.search.query import RequestedSkill, resolve_skills
 from talentrag.search.ranking import rank
 from talentrag.search.scoring import CandidateMatch, match_candidate
 from tests.conftest import AS_OF
-from tests.search.conftest import TENANT
+from tests.search.conftest import SAMPLE, TENANT
 
 REQUESTS = 80
 
 
-async def _common_skills(kb: KnowledgeBase) -> list[str]:
+async def _common_skills(kb: KnowledgeBase, tenant: str = TENANT) -> list[str]:
     """Skills held by at least three sample CVs, most held first."""
     held: Counter[str] = Counter()
     after = None
-    while page := await kb.store.list_documents(TENANT, limit=500, after_id=after):
+    while page := await kb.store.list_documents(tenant, limit=500, after_id=after):
         for record in page:
             held.update(s.skill for s in record.skills)
         after = page[-1].id
@@ -55,11 +55,15 @@ def _random_request(rng: random.Random, skills: list[str]) -> ResolvedRequest:
 
 
 async def _reference(
-    kb: KnowledgeBase, skills: list[RequestedSkill], excluded: set[str], request: ResolvedRequest
+    kb: KnowledgeBase,
+    tenant: str,
+    skills: list[RequestedSkill],
+    excluded: set[str],
+    request: ResolvedRequest,
 ) -> list[CandidateMatch]:
     """Every holder matched in Python, listed and ordered as docs/scoring.md says."""
     accepted = {name for s in skills for name in s.accepts}
-    holders = await kb.store.holders(TENANT, accepted | excluded)
+    holders = await kb.store.holders(tenant, accepted | excluded)
     matches = [
         match_candidate(p, skills, AS_OF.year)
         for p in holders.values()
@@ -86,12 +90,12 @@ async def _reference(
     return kept
 
 
-@pytest.mark.parametrize("offset", [0, 3])
-async def test_rank_agrees_with_match_candidate(sample_kb: KnowledgeBase, offset: int):
-    kb = sample_kb
-    service = kb.search
-    common = await _common_skills(kb)
-    rng = random.Random(2026 + offset)
+async def _compare(
+    kb: KnowledgeBase, service: SearchService, tenant: str, rng: random.Random, offset: int
+) -> int:
+    """Rank ``REQUESTS`` random requests both ways and require the same answers; return
+    how many listed someone."""
+    common = await _common_skills(kb, tenant)
     compared = 0
     for _ in range(REQUESTS):
         request = _random_request(rng, common)
@@ -100,17 +104,61 @@ async def test_rank_agrees_with_match_candidate(sample_kb: KnowledgeBase, offset
         )
         excluded = set(await service._excluded(request.exclude_skills))
         accepted = {name for s in skills for name in s.accepts}
-        view = await service.index.open(TENANT, accepted | excluded, AS_OF.year)
+        view = await service.index.open(tenant, accepted | excluded, AS_OF.year)
 
         ranking = rank(view, skills, excluded, request, False, offset)
-        expected = await _reference(kb, skills, excluded, request)
+        expected = await _reference(kb, tenant, skills, excluded, request)
 
         page = expected[offset : offset + request.top_k]
         assert ranking.page == [m.profile.id for m in page], request
         assert ranking.total == len(expected)
         assert ranking.qualifying == sum(m.matches_all for m in expected)
         compared += bool(page)
+    return compared
+
+
+@pytest.mark.parametrize("offset", [0, 3])
+async def test_rank_agrees_with_match_candidate(sample_kb: KnowledgeBase, offset: int):
+    compared = await _compare(
+        sample_kb, sample_kb.search, TENANT, random.Random(2026 + offset), offset
+    )
     assert compared > REQUESTS // 3  # most requests list someone
+
+
+async def test_an_index_refreshed_after_writes_ranks_as_one_read_afresh(kb: KnowledgeBase):
+    """A reader's loaded postings are patched with the candidates each write touched
+    (updated, deleted, added, regrouped as duplicates), not read again, and still rank
+    exactly as ``match_candidate`` over the store."""
+    files = sorted((SAMPLE / "cvs").iterdir())
+    texts = {path.stem: path.read_text() for path in files[:40]}
+    await kb.ingestor.ingest_documents(
+        "default", [SourceDocument(text, stem, f"{stem}.txt") for stem, text in texts.items()]
+    )
+    reader = SearchService(kb.gateway, kb.store, kb.normalizer)
+    assert await _compare(kb, reader, "default", random.Random(1), 0)
+    loaded = reader.index._tenants["default"]
+
+    stems = list(texts)
+    changed = [  # a new skill and an older start: level, years and holdings move
+        SourceDocument(
+            texts[stem].replace("Skills:", "Skills: Fortran, Kubernetes,").replace("20", "19", 1),
+            stem,
+            f"{stem}.txt",
+        )
+        for stem in stems[:4]
+    ]
+    added = [SourceDocument(path.read_text(), path.stem, path.name) for path in files[40:44]]
+    again = SourceDocument(texts[stems[5]] + "\nReferences on request.\n", "again", "again.txt")
+    await kb.ingestor.ingest_documents("default", [*changed, *added, again])
+    await kb.ingestor.delete("default", stems[6:9])
+    assert (await kb.store.duplicates_of("default", ["again"]))["again"] == [stems[5]]
+
+    assert await _compare(kb, reader, "default", random.Random(2), 0)
+    assert reader.index._tenants["default"] is loaded  # refreshed, not started afresh
+    assert loaded.generation == await kb.store.generation("default")
+    fresh = SearchService(kb.gateway, kb.store, kb.normalizer)
+    query = SearchRequest(required_skills=["Kubernetes"], top_k=50)
+    assert (await reader.search(query)).candidates == (await fresh.search(query)).candidates
 
 
 async def test_a_write_through_another_service_is_seen(kb: KnowledgeBase):

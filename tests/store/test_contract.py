@@ -15,6 +15,7 @@ from talentrag.domain import (
     SkillStrength,
 )
 from talentrag.store import CandidateStore, RowStatus
+from talentrag.store.base import StoreChanges
 from tests.store.conftest import StoreFactory
 
 
@@ -137,6 +138,31 @@ async def test_generations_count_each_tenants_committed_writes(store: CandidateS
     await store.stage("t", [(_record("b"), "b")])
     await store.abandon("t", ["b"])
     assert await store.generation("t") == 2 and await store.generation("u") == 0
+
+
+async def test_changes_since_name_the_ids_each_commit_touched(store: CandidateStore):
+    assert await store.changes_since("t", 0) == StoreChanges(0, frozenset())
+    await store.stage("t", [(_record("a"), "a"), (_record("b"), "b")])
+    await store.finish("t", ["a", "b"], groups={"c": None})
+    await store.stage("t", [(_record("d"), "d")])
+    await store.abandon("t", ["d"])
+    await store.restamp("t", ["a"], "v2")  # a stamp alone changes nothing a search reads
+    await store.restamp("t", ["a"], "v2", groups={"a": "a", "b": "a"})
+    assert await store.changes_since("t", 0) == StoreChanges(3, frozenset("abcd"))
+    assert await store.changes_since("t", 1) == StoreChanges(3, frozenset("abd"))
+    assert await store.changes_since("t", 3) == StoreChanges(3, frozenset())
+    assert await store.changes_since("t", 4) is None  # ahead of the store: not this one
+    assert await store.changes_since("u", 0) == StoreChanges(0, frozenset())
+
+
+async def test_the_change_log_keeps_its_last_generations(store: CandidateStore):
+    store.change_log_generations = 3
+    await _write(store, "t", (_record("a"), "a"))
+    for _ in range(3):
+        await store.stage("t", [(_record("b"), "b")])
+        await store.abandon("t", ["b"])
+    assert await store.changes_since("t", 0) is None  # a's write left the log
+    assert await store.changes_since("t", 1) == StoreChanges(4, frozenset("b"))
 
 
 async def test_versions_report_hash_status_and_origin_of_any_row(store: CandidateStore):

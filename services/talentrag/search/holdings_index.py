@@ -4,9 +4,12 @@ Search ranks every holder of the requested skills (``search/ranking.py``). Loadi
 scoring each holder as a Python object costs O(holders) of I/O and interpreter time on
 every search: about 23,000 holders of Python at 100K CVs. Here a skill's holders are
 read from the store once, as arrays (row, confidence, depth) plus per-candidate facts
-(level, years, duplicate group), and kept until the tenant's store generation moves:
-every committed write, from any process or replica, moves it, so a search never ranks
-from data older than what was committed before it began.
+(level, years, duplicate group), and kept up to date: every committed write, from any
+process or replica, moves the tenant's store generation and logs the candidates it
+touched, and each search first re-reads the candidates written since its index's
+generation (``CandidateStore.changes_since``). So a search never ranks from data older
+than what was committed before it began, and a write costs the index the few
+candidates it touched, not every holder of their skills.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from cachetools import LRUCache
 
 from talentrag.domain import CandidateProfile, ExperienceLevel, SkillHolding
 from talentrag.search.scoring import depth
-from talentrag.store.base import CandidateStore
+from talentrag.store.base import CandidateStore, StoreChanges
 
 LEVEL_CODES = {level: code for code, level in enumerate(ExperienceLevel)}
 """An experience level as a small integer; -1 is unknown."""
@@ -32,6 +35,10 @@ skills dropped first; a dropped skill is read again from the store when next ask
 
 MAX_CACHED_TENANTS = 64
 """Tenants whose postings are kept; the least recently searched is dropped first."""
+
+MAX_REFRESHED_CANDIDATES = 2_000
+"""Candidates written since the index's generation that a search re-reads one by one;
+after more (a bulk load between two searches), it reads the skills it needs whole."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,26 @@ class SkillPostings:
 
     def __len__(self) -> int:
         return len(self.rows)
+
+    @classmethod
+    def of(cls, held: list[tuple[int, SkillHolding]], year: int) -> SkillPostings:
+        """The postings of (row, holding) pairs, depths as of ``year``."""
+        return cls(
+            np.fromiter((row for row, _ in held), np.int32, len(held)),
+            np.fromiter((h.confidence for _, h in held), np.float64, len(held)),
+            np.fromiter((depth(h, year) for _, h in held), np.float64, len(held)),
+        )
+
+    def patched(self, dropped: np.ndarray, added: SkillPostings | None) -> SkillPostings:
+        """These postings less the rows marked in ``dropped`` (a mask over every row),
+        plus ``added``; ``self`` when neither changes anything."""
+        keep = ~dropped[self.rows]
+        if added is None and keep.all():
+            return self
+        parts = [(self.rows[keep], self.confidence[keep], self.depth[keep])]
+        if added is not None:
+            parts.append((added.rows, added.confidence, added.depth))
+        return SkillPostings(*(np.concatenate([part[i] for part in parts]) for i in range(3)))
 
 
 @dataclass(frozen=True)
@@ -107,16 +134,43 @@ class TenantPostings:
             for skill, holding in profile.skills.items():
                 if skill in held:
                     held[skill].append((row, holding))
-        loaded = {
-            skill: SkillPostings(
-                np.fromiter((row for row, _ in pairs), np.int32, len(pairs)),
-                np.fromiter((h.confidence for _, h in pairs), np.float64, len(pairs)),
-                np.fromiter((depth(h, self.year) for _, h in pairs), np.float64, len(pairs)),
-            )
-            for skill, pairs in held.items()
-        }
+        loaded = {skill: SkillPostings.of(pairs, self.year) for skill, pairs in held.items()}
         self.postings.update(loaded)
         return loaded
+
+    def refresh(self, changes: StoreChanges, profiles: dict[str, CandidateProfile]) -> None:
+        """Bring every loaded skill to ``changes.generation``: the changed candidates'
+        rows leave all postings and return, with their facts, from their ``profiles``
+        as now stored (a deleted candidate has none)."""
+        self.number(profiles.values())
+        rows = np.fromiter((self.row_of[i] for i in changes.ids if i in self.row_of), np.int32)
+        self._set_facts(rows, [profiles.get(self.ids[row]) for row in rows])
+        dropped = np.zeros(len(self.ids), bool)
+        dropped[rows] = True
+        held: dict[str, list[tuple[int, SkillHolding]]] = {}
+        for profile in profiles.values():
+            for skill, holding in profile.skills.items():
+                held.setdefault(skill, []).append((self.row_of[profile.id], holding))
+        # Rebuilt least recently used first, so the cache keeps its order.
+        old, self.postings = self.postings, LRUCache(MAX_CACHED_POSTINGS, getsizeof=len)
+        while old:
+            skill, postings = old.popitem()
+            added = SkillPostings.of(held[skill], self.year) if skill in held else None
+            self.postings[skill] = postings.patched(dropped, added)
+        self.generation = changes.generation
+
+    def _set_facts(self, rows: np.ndarray, profiles: list[CandidateProfile | None]) -> None:
+        """Replace the facts of ``rows`` (unknown for a candidate no longer stored); new
+        arrays, so a search ranking from the old ones is not changed under it."""
+        if not len(rows):
+            return
+        facts = self.facts()
+        level, years, group = facts.level.copy(), facts.years.copy(), facts.group.copy()
+        level[rows] = [_level_code(p) if p else -1 for p in profiles]
+        years[rows] = [_years(p) if p else math.nan for p in profiles]
+        group[rows] = [self._group_code(p) if p else -1 for p in profiles]
+        self._facts = CandidateFacts(level, years, group)
+        self._fact_parts = [(level, years, group)]
 
     def _group_code(self, profile: CandidateProfile) -> int:
         if profile.duplicate_group is None:
@@ -168,10 +222,7 @@ class HoldingsIndex:
 
     async def open(self, tenant: str, skills: Collection[str], year: int) -> IndexView:
         """The postings of ``skills`` in ``tenant``, current as of now."""
-        generation = await self.store.generation(tenant)
-        state = self._tenants.get(tenant)
-        if state is None or state.generation != generation or state.year != year:
-            state = self._tenants[tenant] = TenantPostings(generation, year)
+        state = await self._current(tenant, year)
         # Taken before any wait: a skill the cache drops meanwhile stays in this view.
         view = {skill: state.postings[skill] for skill in skills if skill in state.postings}
         if len(view) < len(skills):
@@ -185,6 +236,25 @@ class HoldingsIndex:
                 if missing:
                     view |= await self._load(tenant, state, missing)
         return IndexView(state, view)
+
+    async def _current(self, tenant: str, year: int) -> TenantPostings:
+        """The tenant's postings with every write committed so far applied: refreshed
+        with the candidates written since, or started afresh when that is not known or
+        is too many to re-read one by one."""
+        state = self._tenants.get(tenant)
+        if state is not None and state.year == year:
+            changes = await self.store.changes_since(tenant, state.generation)
+            if changes is not None and changes.generation == state.generation:
+                return state
+            if changes is not None and len(changes.ids) <= MAX_REFRESHED_CANDIDATES:
+                async with state.loading:
+                    if state.generation < changes.generation:  # not by a search meanwhile
+                        profiles = await self.store.profiles(tenant, sorted(changes.ids))
+                        state.refresh(changes, profiles)
+                return state
+        state = TenantPostings(await self.store.generation(tenant), year)
+        self._tenants[tenant] = state
+        return state
 
     async def _load(
         self, tenant: str, state: TenantPostings, skills: list[str]

@@ -11,7 +11,7 @@ completed at the next start-up or write. Deletion is the same with *deleting* ro
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -25,6 +25,29 @@ class RowStatus(StrEnum):
     ACTIVE = "active"
     PENDING = "pending"
     DELETING = "deleting"
+
+
+CHANGE_LOG_GENERATIONS = 1_000
+"""Generations whose changed ids the store keeps: a reader further behind reloads whole."""
+
+
+@dataclass(frozen=True)
+class StoreChanges:
+    """The candidates whose rows (holdings, level, years, group) changed after a generation."""
+
+    generation: int
+    """The tenant's generation now."""
+    ids: frozenset[str]
+    """Written, deleted or regrouped in the generations after the one asked about."""
+
+
+def changes_between(asked: int, current: int, ids: Iterable[str], kept: int) -> StoreChanges | None:
+    """The changes after generation ``asked`` from the log rows read at ``current`` (the
+    log keeping ``kept`` generations); None when the log cannot tell them (pruned that
+    far back, or the store was replaced)."""
+    if asked > current or current - asked > kept:
+        return None
+    return StoreChanges(current, frozenset(ids))
 
 
 @dataclass(frozen=True)
@@ -96,6 +119,9 @@ class StoreSummary:
 
 class CandidateStore(ABC):
     """The system of record for documents, with two-phase writes per tenant."""
+
+    change_log_generations: int = CHANGE_LOG_GENERATIONS
+    """Generations the change log keeps (``changes_since``)."""
 
     @abstractmethod
     async def open(self) -> None:
@@ -204,6 +230,16 @@ class CandidateStore(ABC):
 
         Other processes reading the same data compare it with the one they loaded
         LightRAG at, and reload when it moved.
+        """
+
+    @abstractmethod
+    async def changes_since(self, tenant: str, generation: int) -> StoreChanges | None:
+        """What changed after ``generation``, read with the current generation in one
+        snapshot; None when the log no longer reaches back that far (read everything again).
+
+        Each write that advances the generation logs the ids it touched, and the log keeps
+        the last ``CHANGE_LOG_GENERATIONS`` generations, so a replica's ranking index
+        re-reads the few candidates a write touched instead of every holder.
         """
 
     @abstractmethod

@@ -27,11 +27,13 @@ from talentrag.errors import ConfigurationError
 from talentrag.store.base import (
     CandidateStore,
     RowStatus,
+    StoreChanges,
     StoredSignature,
     StoredText,
     StoredVersion,
     StoreSummary,
     UnfinishedWrite,
+    changes_between,
 )
 from talentrag.store.pg_locks import advisory_lock
 from talentrag.store.pg_schema import MIGRATION_LOCK, Connection, apply_migrations
@@ -94,6 +96,19 @@ WHERE tenant = $1 AND id = $2
 ADVANCE_GENERATION = """
 INSERT INTO generations (tenant, generation) VALUES ($1, 1)
 ON CONFLICT (tenant) DO UPDATE SET generation = generations.generation + 1
+RETURNING generation
+"""
+
+LOG_CHANGES = """
+INSERT INTO changes (tenant, generation, id) SELECT $1, $2, unnest($3::text[])
+ON CONFLICT DO NOTHING
+"""
+
+# The generation and the ids logged after $2, in one snapshot.
+CHANGES_SINCE = """
+SELECT g.generation, c.id FROM generations g
+LEFT JOIN changes c ON c.tenant = g.tenant AND c.generation > $2
+WHERE g.tenant = $1
 """
 
 
@@ -371,7 +386,9 @@ class PostgresCandidateStore(CandidateStore):
                 ids,
             )
             await _set_groups(connection, tenant, groups)
-            await connection.execute(ADVANCE_GENERATION, tenant)
+            await _advance_generation(
+                connection, tenant, [*ids, *(groups or {})], self.change_log_generations
+            )
 
     async def abandon(self, tenant: str, ids: list[str]) -> None:
         """Restore replaced versions, drop new ones, cancel deletions; one transaction."""
@@ -402,7 +419,7 @@ class PostgresCandidateStore(CandidateStore):
                     tsvector_literal(text),
                 )
                 await connection.executemany(INSERT_SKILLS, skill_rows(tenant, record))
-            await connection.execute(ADVANCE_GENERATION, tenant)
+            await _advance_generation(connection, tenant, ids, self.change_log_generations)
 
     async def unfinished(self, tenant: str) -> list[UnfinishedWrite]:
         """Pending and deleting rows with their text, by id."""
@@ -422,6 +439,13 @@ class PostgresCandidateStore(CandidateStore):
             "SELECT generation FROM generations WHERE tenant = $1", tenant
         )
         return int(value) if value is not None else 0
+
+    async def changes_since(self, tenant: str, generation: int) -> StoreChanges | None:
+        """The generation and the ids logged after ``generation``, in one statement."""
+        rows = await self.pool.fetch(CHANGES_SINCE, tenant, generation)
+        current = int(rows[0]["generation"]) if rows else 0
+        ids = (row["id"] for row in rows if row["id"])
+        return changes_between(generation, current, ids, self.change_log_generations)
 
     async def texts_containing(self, tenant: str, phrase: str, limit: int) -> dict[str, str]:
         """Active CVs whose words include the phrase's words in order (GIN index), best
@@ -505,6 +529,10 @@ class PostgresCandidateStore(CandidateStore):
                 [(analysis, signatures.get(i), tenant, i) for i in ids],
             )
             await _set_groups(connection, tenant, groups)
+            if groups:
+                await _advance_generation(
+                    connection, tenant, list(groups), self.change_log_generations
+                )
 
     async def stale_counts(self, analysis: str) -> dict[str, int]:
         """Per tenant, the active rows whose stamp is not ``analysis``."""
@@ -663,6 +691,21 @@ async def _unfinished(
         )
         for row in rows
     ]
+
+
+async def _advance_generation(
+    connection: Connection, tenant: str, ids: list[str], kept: int
+) -> None:
+    """Increase the generation and log ``ids`` under it, dropping what is ``kept``
+    generations old, in the caller's transaction (the generation's row stays locked
+    until it commits, so a reader sees both or neither)."""
+    generation = await connection.fetchval(ADVANCE_GENERATION, tenant)
+    await connection.execute(LOG_CHANGES, tenant, generation, sorted(set(ids)))
+    await connection.execute(
+        "DELETE FROM changes WHERE tenant = $1 AND generation <= $2",
+        tenant,
+        generation - kept,
+    )
 
 
 async def _set_groups(

@@ -20,11 +20,13 @@ from talentrag.domain import (
 from talentrag.store.base import (
     CandidateStore,
     RowStatus,
+    StoreChanges,
     StoredSignature,
     StoredText,
     StoredVersion,
     StoreSummary,
     UnfinishedWrite,
+    changes_between,
 )
 from talentrag.store.rows import (
     HOLDING_COLUMNS,
@@ -75,6 +77,13 @@ CREATE TABLE IF NOT EXISTS generations (
     tenant TEXT PRIMARY KEY,
     generation INTEGER NOT NULL
 );
+-- The ids each write touched, for the last CHANGE_LOG_GENERATIONS generations.
+CREATE TABLE IF NOT EXISTS changes (
+    tenant TEXT NOT NULL,
+    generation INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    PRIMARY KEY (tenant, generation, id)
+) WITHOUT ROWID;
 """
 
 LATE_COLUMNS = {
@@ -480,7 +489,7 @@ class SQLiteCandidateStore(CandidateStore):
                 args,
             )
         await self._set_groups(tenant, groups)
-        await self._advance_generation(tenant)
+        await self._advance_generation(tenant, [*ids, *(groups or {})])
         await self.db.commit()
 
     async def abandon(self, tenant: str, ids: list[str]) -> None:
@@ -510,7 +519,7 @@ class SQLiteCandidateStore(CandidateStore):
                 (*document_columns(record), record.model_dump_json(), text, *key),
             )
             await self.db.executemany(INSERT_SKILLS, skill_rows(tenant, record))
-        await self._advance_generation(tenant)
+        await self._advance_generation(tenant, ids)
         await self.db.commit()
 
     async def tenants_with_unfinished(self) -> list[str]:
@@ -578,11 +587,35 @@ class SQLiteCandidateStore(CandidateStore):
                     found.setdefault(document_id, []).append(other)
         return found
 
-    async def _advance_generation(self, tenant: str) -> None:
-        await self.db.execute(
+    async def changes_since(self, tenant: str, generation: int) -> StoreChanges | None:
+        """The generation and the ids logged after ``generation``, in one statement."""
+        async with self.reads.execute(
+            "SELECT g.generation, c.id FROM generations g LEFT JOIN changes c "
+            "ON c.tenant=g.tenant AND c.generation>? WHERE g.tenant=?",
+            [generation, tenant],
+        ) as cursor:
+            rows = list(await cursor.fetchall())
+        current = int(rows[0][0]) if rows else 0
+        ids = (row[1] for row in rows if row[1])
+        return changes_between(generation, current, ids, self.change_log_generations)
+
+    async def _advance_generation(self, tenant: str, ids: Collection[str]) -> None:
+        """Increase the generation and log ``ids`` under it, in the caller's transaction."""
+        async with self.db.execute(
             """INSERT INTO generations (tenant, generation) VALUES (?, 1)
-               ON CONFLICT (tenant) DO UPDATE SET generation=generation+1""",
+               ON CONFLICT (tenant) DO UPDATE SET generation=generation+1
+               RETURNING generation""",
             [tenant],
+        ) as cursor:
+            row = await cursor.fetchone()
+        generation = int(row[0]) if row else 0
+        await self.db.executemany(
+            "INSERT OR IGNORE INTO changes (tenant, generation, id) VALUES (?,?,?)",
+            [(tenant, generation, i) for i in set(ids)],
+        )
+        await self.db.execute(
+            "DELETE FROM changes WHERE tenant=? AND generation<=?",
+            [tenant, generation - self.change_log_generations],
         )
 
     async def unfinished(self, tenant: str) -> list[UnfinishedWrite]:
@@ -668,6 +701,8 @@ class SQLiteCandidateStore(CandidateStore):
             [(analysis, signatures.get(i), tenant, i) for i in ids],
         )
         await self._set_groups(tenant, groups)
+        if groups:
+            await self._advance_generation(tenant, list(groups))
         await self.db.commit()
 
     async def stale_counts(self, analysis: str) -> dict[str, int]:
