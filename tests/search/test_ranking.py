@@ -91,14 +91,16 @@ async def _reference(
 
 
 async def _compare(
-    kb: KnowledgeBase, service: SearchService, tenant: str, rng: random.Random, offset: int
+    kb: KnowledgeBase,
+    service: SearchService,
+    tenant: str,
+    requests: list[ResolvedRequest],
+    offset: int,
 ) -> int:
-    """Rank ``REQUESTS`` random requests both ways and require the same answers; return
-    how many listed someone."""
-    common = await _common_skills(kb, tenant)
+    """Rank each request both ways and require the same answers; return how many listed
+    someone."""
     compared = 0
-    for _ in range(REQUESTS):
-        request = _random_request(rng, common)
+    for request in requests:
         skills = await resolve_skills(
             request.required_skills, request.preferred_skills, kb.normalizer, service._implied_by
         )
@@ -115,6 +117,12 @@ async def _compare(
         assert ranking.qualifying == sum(m.matches_all for m in expected)
         compared += bool(page)
     return compared
+
+
+async def _random_requests(kb: KnowledgeBase, tenant: str, seed: int) -> list[ResolvedRequest]:
+    rng = random.Random(seed)
+    common = await _common_skills(kb, tenant)
+    return [_random_request(rng, common) for _ in range(REQUESTS)]
 
 
 @pytest.mark.parametrize("offset", [0, 3])
@@ -135,7 +143,8 @@ async def test_an_index_refreshed_after_writes_ranks_as_one_read_afresh(kb: Know
         "default", [SourceDocument(text, stem, f"{stem}.txt") for stem, text in texts.items()]
     )
     reader = SearchService(kb.gateway, kb.store, kb.normalizer)
-    assert await _compare(kb, reader, "default", random.Random(1), 0)
+    requests = await _random_requests(kb, "default", 1)
+    assert await _compare(kb, reader, "default", requests, 0)
     loaded = reader.index._tenants["default"]
 
     stems = list(texts)
@@ -153,7 +162,7 @@ async def test_an_index_refreshed_after_writes_ranks_as_one_read_afresh(kb: Know
     await kb.ingestor.delete("default", stems[6:9])
     assert (await kb.store.duplicates_of("default", ["again"]))["again"] == [stems[5]]
 
-    assert await _compare(kb, reader, "default", random.Random(2), 0)
+    assert await _compare(kb, reader, "default", requests, 0)  # the same skills, patched
     assert reader.index._tenants["default"] is loaded  # refreshed, not started afresh
     assert loaded.generation == await kb.store.generation("default")
     fresh = SearchService(kb.gateway, kb.store, kb.normalizer)
