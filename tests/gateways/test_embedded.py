@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import networkx
 from lightrag.base import BaseGraphStorage
 
+from talentrag.domain import DocumentType
 from talentrag.gateways.embedded import _TOKENIZER
 from talentrag.gateways.networkx_batched import BatchedNetworkXStorage
+from talentrag.graph_schema import document_node
+from talentrag.ingestion.pipeline import Outcome
+from talentrag.policy.limits import GRAPH_WRITE_DOCUMENTS
 from talentrag.runtime import KnowledgeBase
 from tests.search.conftest import SAMPLE
 
@@ -56,3 +61,27 @@ async def test_refresh_reloads_for_another_process_but_never_during_its_own_writ
     await kb.store.finish("default", ids)  # as another process's commit looks from here
     assert await kb.graph.refresh("default")
     assert await kb.graph.rag("default") is not rag
+
+
+async def test_a_batch_written_in_slices_reaches_the_files_once(kb: KnowledgeBase):
+    """LightRAG rewrites every storage file whole on each flush; the slices of one
+    ingest batch flush once, after the last, and the files then hold every slice."""
+    files = sorted((SAMPLE / "cvs").iterdir())[: GRAPH_WRITE_DOCUMENTS + 10]
+    rag = await kb.graph.rag("default")
+    graph = rag.chunk_entity_relation_graph
+    flushes = 0
+    flush = graph.index_done_callback
+
+    async def counted() -> bool:
+        nonlocal flushes
+        flushes += 1
+        return await flush()
+
+    graph.index_done_callback = counted
+    kb.ingestor.batch_size = len(files)  # one batch, two slices
+    results = await kb.ingestor.ingest_paths(files, "default")
+    assert {result.outcome for result in results} == {Outcome.INGESTED}
+    assert flushes == 1
+
+    written = networkx.read_graphml(graph._graphml_xml_file)
+    assert {document_node(DocumentType.CV, path.stem) for path in files} <= set(written.nodes)

@@ -8,7 +8,7 @@ single retrieval is cut by token budgets and is not complete).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from contextlib import AbstractContextManager
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -103,6 +103,10 @@ class GraphWriter(Protocol):
 
     async def write(self, tenant: str, batch: GraphWrite) -> None:
         """Apply one batch: removals, then the insert, persisted once."""
+        ...
+
+    def batch(self, tenant: str) -> AbstractAsyncContextManager[None]:
+        """Writes inside are persisted once, at the end, and not at all after an error."""
         ...
 
     async def refresh(self, tenant: str) -> bool:

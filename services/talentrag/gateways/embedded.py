@@ -128,6 +128,7 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
         self._generation = generation
         self._loaded_at: dict[str, int] = {}
         self._own_writes: set[str] = set()  # tenants this process is writing now
+        self._batches: set[str] = set()  # tenants inside ``batch``: inserts do not flush
         self._users = 0
         self._idle = asyncio.Condition()
         self._open = asyncio.Event()  # cleared while a reload waits for operations in flight
@@ -316,15 +317,38 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
         await self.rag(tenant)
 
     async def write(self, tenant: str, batch: GraphWrite) -> None:
-        """Remove, insert, and persist every store once."""
+        """Remove, insert, and persist every store once (at the end of a ``batch``)."""
         async with self._in_use():
             rag = await self.rag(tenant)
             await self._remove(rag, batch.remove_entities, batch.remove_chunk_ids)
             kg = batch.kg
-            if kg["chunks"] or kg["entities"] or kg["relationships"]:
+            inserts = kg["chunks"] or kg["entities"] or kg["relationships"]
+            if inserts and tenant in self._batches:
+                await _insert_unflushed(rag, kg)
+            elif inserts:
                 await rag.ainsert_custom_kg(kg)  # persists all stores, removals included
-            elif batch.remove_entities or batch.remove_chunk_ids:
+            elif (batch.remove_entities or batch.remove_chunk_ids) and tenant not in self._batches:
                 await self._persist(rag)
+
+    @asynccontextmanager
+    async def batch(self, tenant: str) -> AsyncIterator[None]:
+        """Writes inside reach LightRAG's files once, when the block ends without error.
+
+        Each insert ends by rewriting every storage file whole (and the load caches
+        beside them): work that grows with the corpus, and GIL-bound JSON and pickle
+        encoding on LightRAG's I/O thread that slows every search meanwhile. A batch
+        written in slices pays it once. After an error nothing is flushed: the caller's
+        undo writes, and flushes, the state to keep; after a crash the files are as
+        before the batch, which recovery redoes from the store.
+        """
+        self._batches.add(tenant)
+        try:
+            yield
+        finally:
+            self._batches.discard(tenant)
+        async with self._in_use():
+            rag = await self.rag(tenant)
+            await rag._insert_done_with_cleanup()  # what each insert would have run
 
     async def _remove(self, rag: Any, entities: list[str], chunk_ids: list[str]) -> None:
         from lightrag.utils import compute_mdhash_id, make_relation_vdb_ids
@@ -346,6 +370,7 @@ class EmbeddedLightRAG(KnowledgeGraphGateway):
 
     @staticmethod
     async def _persist(rag: Any) -> None:
+        """Flush the stores a removal changes (an insert flushes them itself)."""
         stores = [
             rag.chunk_entity_relation_graph,
             rag.entities_vdb,
@@ -401,3 +426,16 @@ async def _size(store: Any) -> int:
         f"SELECT COUNT(*) AS n FROM {table} WHERE workspace = $1", [store.workspace]
     )
     return int(row["n"]) if row else 0
+
+
+async def _insert_unflushed(rag: Any, kg: dict[str, list[dict[str, Any]]]) -> None:
+    """``ainsert_custom_kg`` without the flush it ends with (``batch`` flushes once)."""
+
+    async def no_flush() -> None:
+        return None
+
+    rag._insert_done_with_cleanup = no_flush  # shadows the method for this call only
+    try:
+        await rag.ainsert_custom_kg(kg)
+    finally:
+        del rag._insert_done_with_cleanup

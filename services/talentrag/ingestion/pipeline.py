@@ -667,16 +667,18 @@ class Ingestor:
     async def _redo_in_graph(self, tenant: str, writes: list[UnfinishedWrite]) -> None:
         """Every trace of these documents removed, new versions inserted, in slices.
 
-        A failure in any slice is undone for the whole batch by ``_undo_in_graph``.
+        A failure in any slice is undone for the whole batch by ``_undo_in_graph``; the
+        slices reach LightRAG's files together, once, after the last.
         """
-        for first in range(0, len(writes), GRAPH_WRITE_DOCUMENTS):
-            part = writes[first : first + GRAPH_WRITE_DOCUMENTS]
-            pending = [
-                AnalyzedDocument(w.record, chunks_of(w.record, w.text))
-                for w in part
-                if w.status is RowStatus.PENDING
-            ]
-            await self.graph.write(tenant, await self._graph_write(tenant, part, pending))
+        async with self.graph.batch(tenant):
+            for first in range(0, len(writes), GRAPH_WRITE_DOCUMENTS):
+                part = writes[first : first + GRAPH_WRITE_DOCUMENTS]
+                pending = [
+                    AnalyzedDocument(w.record, chunks_of(w.record, w.text))
+                    for w in part
+                    if w.status is RowStatus.PENDING
+                ]
+                await self.graph.write(tenant, await self._graph_write(tenant, part, pending))
 
     async def _undo_in_graph(self, tenant: str, writes: list[UnfinishedWrite]) -> None:
         """One LightRAG write: every trace removed, the versions before the writes re-inserted."""
