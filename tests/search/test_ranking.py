@@ -127,9 +127,8 @@ async def _random_requests(kb: KnowledgeBase, tenant: str, seed: int) -> list[Re
 
 @pytest.mark.parametrize("offset", [0, 3])
 async def test_rank_agrees_with_match_candidate(sample_kb: KnowledgeBase, offset: int):
-    compared = await _compare(
-        sample_kb, sample_kb.search, TENANT, random.Random(2026 + offset), offset
-    )
+    requests = await _random_requests(sample_kb, TENANT, 2026 + offset)
+    compared = await _compare(sample_kb, sample_kb.search, TENANT, requests, offset)
     assert compared > REQUESTS // 3  # most requests list someone
 
 
