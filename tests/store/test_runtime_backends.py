@@ -54,7 +54,7 @@ async def test_the_same_corpus_answers_alike_on_sqlite_and_postgresql(
         return Settings(
             data_dir=tmp_path / name,
             embedder="hashing",
-            ingest_batch_size=50,
+            ingest_batch_size=200,  # one batch of two LightRAG slices, flushed once
             ingest_workers=0,
             database_url=url,
         )
