@@ -142,16 +142,18 @@ async def test_generations_count_each_tenants_committed_writes(store: CandidateS
 
 async def test_changes_since_name_the_ids_each_commit_touched(store: CandidateStore):
     assert await store.changes_since("t", 0) == StoreChanges(0, frozenset())
-    await store.stage("t", [(_record("a"), "a"), (_record("b"), "b")])
-    await store.finish("t", ["a", "b"], groups={"c": None})
+    await _write(store, "t", (_record("a"), "a"), (_record("b"), "b"))  # 1: a, b
     await store.stage("t", [(_record("d"), "d")])
-    await store.abandon("t", ["d"])
+    await store.finish("t", ["d"], groups={"d": "a", "a": "a", "x": None})  # 2: d, a
+    await store.stage("t", [(_record("e"), "e")])
+    await store.abandon("t", ["e"])  # 3: e
     await store.restamp("t", ["a"], "v2")  # a stamp alone changes nothing a search reads
-    await store.restamp("t", ["a"], "v2", groups={"a": "a", "b": "a"})
-    assert await store.changes_since("t", 0) == StoreChanges(3, frozenset("abcd"))
-    assert await store.changes_since("t", 1) == StoreChanges(3, frozenset("abd"))
-    assert await store.changes_since("t", 3) == StoreChanges(3, frozenset())
-    assert await store.changes_since("t", 4) is None  # ahead of the store: not this one
+    await store.restamp("t", ["b"], "v2", groups={"b": "a"})  # 4: b
+    await store.restamp("t", ["b"], "v3", groups={"a": "a", "b": "a"})  # no group moved
+    assert await store.changes_since("t", 0) == StoreChanges(4, frozenset("abde"))
+    assert await store.changes_since("t", 2) == StoreChanges(4, frozenset("be"))
+    assert await store.changes_since("t", 4) == StoreChanges(4, frozenset())
+    assert await store.changes_since("t", 5) is None  # ahead of the store: not this one
     assert await store.changes_since("u", 0) == StoreChanges(0, frozenset())
 
 

@@ -385,9 +385,9 @@ class PostgresCandidateStore(CandidateStore):
                 tenant,
                 ids,
             )
-            await _set_groups(connection, tenant, groups)
+            regrouped = await _set_groups(connection, tenant, groups)
             await _advance_generation(
-                connection, tenant, [*ids, *(groups or {})], self.change_log_generations
+                connection, tenant, [*ids, *regrouped], self.change_log_generations
             )
 
     async def abandon(self, tenant: str, ids: list[str]) -> None:
@@ -528,10 +528,9 @@ class PostgresCandidateStore(CandidateStore):
                 "WHERE tenant = $3 AND id = $4 AND status = 'active'",
                 [(analysis, signatures.get(i), tenant, i) for i in ids],
             )
-            await _set_groups(connection, tenant, groups)
-            if groups:
+            if regrouped := await _set_groups(connection, tenant, groups):
                 await _advance_generation(
-                    connection, tenant, list(groups), self.change_log_generations
+                    connection, tenant, regrouped, self.change_log_generations
                 )
 
     async def stale_counts(self, analysis: str) -> dict[str, int]:
@@ -710,10 +709,18 @@ async def _advance_generation(
 
 async def _set_groups(
     connection: Connection, tenant: str, groups: dict[str, str | None] | None
-) -> None:
-    """Store duplicate groups (None: in none) in the caller's transaction."""
-    if groups:
-        await connection.executemany(
-            "UPDATE documents SET duplicate_group = $1 WHERE tenant = $2 AND id = $3",
-            [(group, tenant, i) for i, group in groups.items()],
-        )
+) -> list[str]:
+    """Store duplicate groups (None: in none) in the caller's transaction; return the
+    ids whose group changed."""
+    if not groups:
+        return []
+    rows = await connection.fetch(
+        "UPDATE documents d SET duplicate_group = v.grp "
+        "FROM unnest($2::text[], $3::text[]) AS v(id, grp) "
+        "WHERE d.tenant = $1 AND d.id = v.id AND d.duplicate_group IS DISTINCT FROM v.grp "
+        "RETURNING d.id",
+        tenant,
+        list(groups),
+        list(groups.values()),
+    )
+    return [row["id"] for row in rows]

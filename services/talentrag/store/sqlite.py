@@ -488,8 +488,8 @@ class SQLiteCandidateStore(CandidateStore):
                 f"WHERE tenant=? AND id IN ({marks}) AND status='pending'",
                 args,
             )
-        await self._set_groups(tenant, groups)
-        await self._advance_generation(tenant, [*ids, *(groups or {})])
+        regrouped = await self._set_groups(tenant, groups)
+        await self._advance_generation(tenant, [*ids, *regrouped])
         await self.db.commit()
 
     async def abandon(self, tenant: str, ids: list[str]) -> None:
@@ -537,12 +537,23 @@ class SQLiteCandidateStore(CandidateStore):
             row = await cursor.fetchone()
         return int(row[0]) if row else 0
 
-    async def _set_groups(self, tenant: str, groups: dict[str, str | None] | None) -> None:
-        """Store duplicate groups (None: in none) in the caller's transaction."""
+    async def _set_groups(self, tenant: str, groups: dict[str, str | None] | None) -> list[str]:
+        """Store duplicate groups (None: in none) in the caller's transaction; return the
+        ids whose group changed."""
+        stored: dict[str, str | None] = {}
+        for chunk in _batches(list(groups or {})):
+            async with self.db.execute(
+                f"SELECT id, duplicate_group FROM documents "
+                f"WHERE tenant=? AND id IN ({','.join('?' * len(chunk))})",
+                [tenant, *chunk],
+            ) as cursor:
+                stored.update({row[0]: row[1] async for row in cursor})
+        changed = [i for i, group in (groups or {}).items() if i in stored and stored[i] != group]
         await self.db.executemany(
             "UPDATE documents SET duplicate_group=? WHERE tenant=? AND id=?",
-            [(group, tenant, i) for i, group in (groups or {}).items()],
+            [(groups[i], tenant, i) for i in changed] if groups else [],
         )
+        return changed
 
     async def duplicate_signatures(self, tenant: str) -> list[StoredSignature]:
         """Active CVs with a signature: id, signature, created_at, group."""
@@ -700,9 +711,8 @@ class SQLiteCandidateStore(CandidateStore):
             "WHERE tenant=? AND id=? AND status='active'",
             [(analysis, signatures.get(i), tenant, i) for i in ids],
         )
-        await self._set_groups(tenant, groups)
-        if groups:
-            await self._advance_generation(tenant, list(groups))
+        if regrouped := await self._set_groups(tenant, groups):
+            await self._advance_generation(tenant, regrouped)
         await self.db.commit()
 
     async def stale_counts(self, analysis: str) -> dict[str, int]:
