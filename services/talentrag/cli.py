@@ -698,6 +698,8 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     """The HTTP API in this process, or with ``--workers N`` in N processes (PostgreSQL)."""
     import uvicorn
 
+    from talentrag.adapters.http.nodelay import PROTOCOL as NODELAY_PROTOCOL
+
     if not settings.api_keys and args.host not in LOOPBACK:
         raise ConfigurationError(
             f"refusing to serve on {args.host} without API keys; set TALENTRAG_API_KEYS "
@@ -728,6 +730,7 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         port=args.port,
         workers=args.workers,
         log_level=_log_level(args),
+        http=NODELAY_PROTOCOL,
     )
     return 0
 
@@ -748,6 +751,7 @@ async def _serve_here(args: argparse.Namespace, settings: Settings) -> None:
     import uvicorn
 
     from talentrag.adapters.http import create_app
+    from talentrag.adapters.http.nodelay import PROTOCOL as NODELAY_PROTOCOL
 
     opened = AsyncExitStack()
     try:
@@ -755,7 +759,9 @@ async def _serve_here(args: argparse.Namespace, settings: Settings) -> None:
         await _bring_up_to_date(service)
         _print_serving(args, settings)
         app = create_app(settings, opened=_handed_over(opened, service))
-        config = uvicorn.Config(app, host=args.host, port=args.port, log_level=_log_level(args))
+        config = uvicorn.Config(
+            app, host=args.host, port=args.port, log_level=_log_level(args), http=NODELAY_PROTOCOL
+        )
         await uvicorn.Server(config).serve()
     finally:
         await opened.aclose()  # nothing left to close once the lifespan has
