@@ -17,7 +17,7 @@ import pytest
 from talentrag.domain import ExperienceLevel
 from talentrag.ingestion.pipeline import SourceDocument
 from talentrag.runtime import KnowledgeBase
-from talentrag.search import SearchRequest, SearchService
+from talentrag.search import SearchRequest, SearchService, holdings_index
 from talentrag.search.models import ResolvedRequest
 from talentrag.search.query import RequestedSkill, resolve_skills
 from talentrag.search.ranking import rank
@@ -186,3 +186,22 @@ async def test_a_write_through_another_service_is_seen(kb: KnowledgeBase):
 
     await kb.ingestor.delete("default", ["ada"])
     assert [c.candidate_id for c in (await reader.search(query)).candidates] == ["fran"]
+
+
+async def test_an_index_behind_by_many_writes_starts_afresh(kb: KnowledgeBase, monkeypatch):
+    """More changed candidates than a search re-reads one by one: the index is read
+    anew at the store's generation, and answers as before."""
+    monkeypatch.setattr(holdings_index, "MAX_REFRESHED_CANDIDATES", 2)
+    files = sorted((SAMPLE / "cvs").iterdir())
+    documents = [SourceDocument(path.read_text(), path.stem, path.name) for path in files[:36]]
+    await kb.ingestor.ingest_documents("default", documents[:30])
+    reader = SearchService(kb.gateway, kb.store, kb.normalizer)
+    requests = await _random_requests(kb, "default", 3)
+    await _compare(kb, reader, "default", requests, 0)
+    loaded = reader.index._tenants["default"]
+
+    await kb.ingestor.ingest_documents("default", documents[30:])  # six more: over the bound
+    assert await _compare(kb, reader, "default", requests, 0)
+    fresh = reader.index._tenants["default"]
+    assert fresh is not loaded
+    assert fresh.generation == await kb.store.generation("default")

@@ -242,6 +242,7 @@ class HoldingsIndex:
         with the candidates written since, or started afresh when that is not known or
         is too many to re-read one by one."""
         state = self._tenants.get(tenant)
+        changes = None
         if state is not None and state.year == year:
             changes = await self.store.changes_since(tenant, state.generation)
             if changes is not None and changes.generation == state.generation:
@@ -249,11 +250,14 @@ class HoldingsIndex:
             if changes is not None and len(changes.ids) <= MAX_REFRESHED_CANDIDATES:
                 async with state.loading:
                     if state.generation < changes.generation:  # not by a search meanwhile
-                        profiles = await self.store.profiles(tenant, sorted(changes.ids))
+                        profiles = await self.store.profiles(tenant, list(changes.ids))
                         state.refresh(changes, profiles)
                 return state
-        state = TenantPostings(await self.store.generation(tenant), year)
-        self._tenants[tenant] = state
+        if changes is not None:  # too many to re-read: the generation is already known
+            generation = changes.generation
+        else:
+            generation = await self.store.generation(tenant)
+        state = self._tenants[tenant] = TenantPostings(generation, year)
         return state
 
     async def _load(

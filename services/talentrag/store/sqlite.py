@@ -540,18 +540,19 @@ class SQLiteCandidateStore(CandidateStore):
     async def _set_groups(self, tenant: str, groups: dict[str, str | None] | None) -> list[str]:
         """Store duplicate groups (None: in none) in the caller's transaction; return the
         ids whose group changed."""
+        groups = groups or {}
         stored: dict[str, str | None] = {}
-        for chunk in _batches(list(groups or {})):
+        for chunk in _batches(list(groups)):
             async with self.db.execute(
                 f"SELECT id, duplicate_group FROM documents "
                 f"WHERE tenant=? AND id IN ({','.join('?' * len(chunk))})",
                 [tenant, *chunk],
             ) as cursor:
                 stored.update({row[0]: row[1] async for row in cursor})
-        changed = [i for i, group in (groups or {}).items() if i in stored and stored[i] != group]
+        changed = [i for i, group in groups.items() if i in stored and stored[i] != group]
         await self.db.executemany(
             "UPDATE documents SET duplicate_group=? WHERE tenant=? AND id=?",
-            [(groups[i], tenant, i) for i in changed] if groups else [],
+            [(groups[i], tenant, i) for i in changed],
         )
         return changed
 
