@@ -133,8 +133,9 @@ class RejectedMention(BaseModel):
     """A skill written but not held, and why: ``negated`` ("no Java"), ``aspirational``
     ("learning Rust"), ``other_person`` ("hired Java engineers"), ``project_domain`` ("the
     app is available on iOS"), ``abbreviation`` ("H.S.C.", "R&D", "Go-live"),
-    ``employer_or_school_name`` ("IPS Academy") or ``no_skill_context`` (a short or
-    everyday name such as "Excel" or "C" outside any list of skills)."""
+    ``employer_or_school_name`` ("IPS Academy"), ``degree_subject`` (an SAP consultant's
+    "B.E. (Mechanical Engineering)") or ``no_skill_context`` (a short or everyday name
+    such as "Excel" or "C" outside any list of skills)."""
 
     skill: str
     reason: str

@@ -319,3 +319,54 @@ def test_a_lower_case_spelling_counts_as_a_whole_list_item(vocabulary: Vocabular
     assert "Microsoft Excel" in _held("SKILLS\nword, excel, powerpoint\n", vocabulary)
     assert "Microsoft Excel" in _held("Prepared test cases in excel sheets.", vocabulary)
     assert "LESS" not in _held("Python - Experience - Less than 1 year", vocabulary)
+
+
+def test_a_platforms_brackets_name_its_products(vocabulary: Vocabulary):
+    held = _held("Cloud: AWS (SageMaker, ECS, EMR, S3)\nAWS (Glue, Redshift, Lambda)", vocabulary)
+    assert {"Amazon EMR", "AWS Glue", "AWS Lambda", "Amazon ECS", "Amazon S3"} <= held
+    # outside the brackets, or in another platform's, the bare names are nothing
+    assert not {"AWS Lambda", "AWS Glue"} & _held(
+        "AWS (EC2), Lambda calculus and Glue code.\nWrote a lambda in Python.", vocabulary
+    )
+    assert "Oracle Cloud Infrastructure" not in _held(
+        "Opera PMS (Oracle Hospitality OPERA Cloud): reservations.", vocabulary
+    )
+
+
+def test_a_bracketed_cue_qualifies_only_its_own_item(vocabulary: Vocabulary):
+    text = (
+        "Systems: Microsoft 365, Power BI (basic), Salesforce-based customer contact CRM "
+        "(as sponsor; I do not administer it)."
+    )
+    held = _held(text, vocabulary)
+    assert "Power BI" in held
+    assert "Salesforce" not in held
+
+
+def test_a_team_member_holds_the_teams_method(vocabulary: Vocabulary):
+    assert "Scrum" in _held("Organisational skills: Scrum team member, sprint demos", vocabulary)
+    assert "Java" not in _held("Worked with the Java team on contracts.", vocabulary)
+
+
+@pytest.mark.parametrize(
+    "text", ["Conducting UAT with key users.", "Requirements, user stories and UAT coordination."]
+)
+def test_an_acronym_is_a_skill_where_work_is_done_with_it(vocabulary: Vocabulary, text: str):
+    assert "User Acceptance Testing" in _held(text, vocabulary)
+
+
+def test_a_degree_subject_outside_the_holders_field_is_no_skill(vocabulary: Vocabulary):
+    text = (
+        "EDUCATION\n"
+        "B.S. Electrical Engineering — University of California, Davis, 1998\n"
+        "Relevant coursework: Digital Signal Processing\n"
+    )
+    firmware = extract_skills(text, vocabulary, "cv.txt", home_field="technology")
+    assert "Electrical Engineering" not in {h.skill for h in firmware.held}
+    assert {r.skill: r.reason for r in firmware.rejected}["Electrical Engineering"] == (
+        "degree_subject"
+    )
+    assert "Digital Signal Processing" in {h.skill for h in firmware.held}  # studied
+    electrical = extract_skills(text, vocabulary, "cv.txt", home_field="engineering")
+    held = {h.skill: h for h in electrical.held}
+    assert held["Electrical Engineering"].strength is SkillStrength.COURSE

@@ -10,6 +10,7 @@ from talentrag.vocabulary import (
     default_vocabulary_path,
     load_vocabulary,
 )
+from talentrag.vocabulary.vocabulary import number_variants
 
 PROFESSIONS = ["nursing", "accounting", "sales", "teaching", "logistics"]
 TECH = ["software", "data_ml", "cloud_devops", "security", "mobile", "qa", "embedded"]
@@ -138,3 +139,40 @@ def test_broken_yaml_is_reported(tmp_path: Path):
 
 def test_shipped_file_is_package_data():
     assert default_vocabulary_path().is_file()
+
+
+@pytest.mark.parametrize(
+    ("spelling", "skill"),
+    [
+        ("negotiations", "Negotiation"),
+        ("REST APIs", "REST APIs"),
+        ("REST API", "REST APIs"),
+        ("design system", "Design Systems"),
+    ],
+)
+def test_the_other_grammatical_number_matches(vocabulary: Vocabulary, spelling: str, skill):
+    surface = vocabulary.lookup(spelling)
+    assert (surface.skill if surface else None) == skill
+
+
+@pytest.mark.parametrize(
+    ("text", "variants"),
+    [
+        ("Negotiation", ["Negotiations"]),
+        ("REST API", ["REST APIs"]),
+        ("Design Systems", ["Design System"]),
+        ("Rails", []),  # one word: no singular ("rail")
+        ("Chartered Accountant", []),  # a person: "Chartered Accountants" is a firm
+        ("Canva", []),  # a brand: "canvas" is another word
+        ("Kubernetes", []),
+        ("C++", []),
+    ],
+)
+def test_number_variants_are_made_only_where_safe(text: str, variants: list[str]):
+    assert number_variants(text) == variants
+
+
+def test_a_plural_never_takes_another_skills_spelling(vocabulary: Vocabulary):
+    assert vocabulary.lookup("Chartered Accountants") is None
+    canvas = vocabulary.lookup("canvas")
+    assert canvas is None or canvas.skill != "Canva"

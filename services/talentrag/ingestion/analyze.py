@@ -121,7 +121,8 @@ def analyze_document(
     if parsed and parsed.name_span:
         skip.append(parsed.name_span)
     sections = parsed.sections if parsed else split_sections(text)
-    extraction = extract_skills(text, vocabulary, source_file, skip, sections)
+    home_field = parsed.current_field if parsed else None
+    extraction = extract_skills(text, vocabulary, source_file, skip, sections, home_field)
     if parsed:
         add_title_skills(extraction, parsed.roles, text, vocabulary, source_file)
         add_skill_depth(extraction.held, extraction.positions, parsed.roles, parsed.skill_years)

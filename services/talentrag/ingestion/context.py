@@ -79,6 +79,7 @@ class CueFile(BaseModel):
     skill_context: SkillContextSpec
     proficiency: list[str] = Field(min_length=1)
     org_words: list[str] = Field(min_length=1)
+    study_words: list[str] = Field(min_length=1)
     rules: list[CueRule] = Field(min_length=1)
 
 
@@ -114,6 +115,8 @@ class ContextCues:
     org_words: frozenset[str]
     org_after: re.Pattern[str]
     org_before: re.Pattern[str]
+    org_word: re.Pattern[str]
+    study_word: re.Pattern[str]
 
     def find(self, text: str) -> list[Cue]:
         """Every trigger in ``text`` outside the pseudo-trigger spans, by end offset."""
@@ -171,6 +174,7 @@ def _problems(spec: CueFile) -> list[str]:
         "skill_context.before": spec.skill_context.before,
         "skill_context.after": spec.skill_context.after,
         "proficiency": spec.proficiency,
+        "study_words": spec.study_words,
     }
     lists.update({f"rules[{i}].triggers": r.triggers for i, r in enumerate(spec.rules)})
     for where, phrases in lists.items():
@@ -219,6 +223,8 @@ def compile_cues(spec: CueFile) -> ContextCues:
             rf"(?<!\w)(?i:{_phrases(spec.org_words)})[ \t]+(?:of|for)[ \t]+(?:the[ \t]+)?"
             r"(?:[A-Z][\w&'.-]*,?[ \t]+(?:(?:and|&)[ \t]+)?){0,4}$"
         ),
+        org_word=_words(spec.org_words),
+        study_word=_words(spec.study_words),
     )
 
 

@@ -42,7 +42,11 @@ from talentrag.ingestion.dates import (
     stated_totals,
     union_years,
 )
-from talentrag.ingestion.experience_words import alternation, experience_words
+from talentrag.ingestion.experience_words import (
+    alternation,
+    education_cue_pattern,
+    experience_words,
+)
 from talentrag.ingestion.skills import find_mentions
 from talentrag.policy.levels import level_for_years
 from talentrag.vocabulary.vocabulary import Vocabulary
@@ -50,7 +54,7 @@ from talentrag.vocabulary.vocabulary import Vocabulary
 _WORDS = experience_words()
 _TRAINING = re.compile(rf"(?<![\w-])(?:{alternation(_WORDS.training_cues)})(?![\w-])", re.I)
 _PART_TIME = re.compile(rf"(?<![\w-])(?:{alternation(_WORDS.part_time_cues)})(?![\w-])", re.I)
-_EDUCATION = re.compile(rf"(?<![\w.])(?:{alternation(_WORDS.education_cues)})(?![\w-])", re.I)
+_EDUCATION = education_cue_pattern()
 _ROLE_FIELDS = [
     (name, re.compile(rf"(?<!\w)(?:{alternation(words)})(?!\w)", re.I))
     for name, words in _WORDS.role_fields.items()

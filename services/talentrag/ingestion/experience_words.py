@@ -88,3 +88,11 @@ def experience_words() -> ExperienceWords:
         return ExperienceWords.model_validate(raw)
     except (yaml.YAMLError, ValidationError) as exc:
         raise ValueError(f"invalid experience word list {path}: {exc}") from exc
+
+
+@cache
+def education_cue_pattern() -> re.Pattern[str]:
+    """A degree's name in a line ("B.S.", "Diploma in", "M.Com"): education, not a job,
+    and its subject no skill."""
+    cues = alternation(experience_words().education_cues)
+    return re.compile(rf"(?<![\w.])(?:{cues})(?![\w-])", re.I)

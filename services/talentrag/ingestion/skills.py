@@ -34,6 +34,7 @@ from talentrag.domain import (
     SkillStrength,
 )
 from talentrag.ingestion.context import NOT_HELD, ContextCues, Cue, CueCategory, default_cues
+from talentrag.ingestion.experience_words import education_cue_pattern
 from talentrag.ingestion.intervals import merge_intervals
 from talentrag.policy.credits import HELD_CONFIDENCE
 from talentrag.policy.limits import MAX_EVIDENCE, MAX_EVIDENCE_CHARS
@@ -123,17 +124,53 @@ def _candidates(
     reach = _reach(text, tokens, vocabulary.max_surface_tokens)
     skipped = _Spans(skip)
     found: list[Mention] = []
+    platform: tuple[tuple[str, ...], int] | None = None  # the name whose brackets are open
     i = 0
     while i < len(tokens):
         match = _longest_match(tokens, folded, i, reach[i], vocabulary)
+        if match is None and platform and _inside_brackets(text, platform[1], tokens[i].start):
+            match = _qualified_match(tokens, folded, i, reach[i], vocabulary, platform[0])
         if match is None:
             i += 1
             continue
         mention, width = match
         if not skipped.contains(mention.start):
             found.append(mention)
+            opened = _OPEN_BRACKET.match(text, mention.end)
+            if opened:
+                platform = (tuple(folded[i : i + width]), opened.end())
         i += width
     return tokens, found
+
+
+_OPEN_BRACKET = re.compile(r"[ \t]*\(")
+
+
+def _inside_brackets(text: str, opened: int, position: int) -> bool:
+    """True when ``position`` is still inside the brackets opened at ``opened`` (one line)."""
+    between = text[opened:position]
+    return ")" not in between and "\n" not in between
+
+
+def _qualified_match(
+    tokens: list[Token],
+    folded: list[str],
+    i: int,
+    reach: int,
+    vocabulary: Vocabulary,
+    platform: tuple[str, ...],
+) -> tuple[Mention, int] | None:
+    """A platform's product named without the platform inside its brackets: "Lambda" in
+    "AWS (EC2, Lambda)" is AWS Lambda (``Vocabulary.qualified_surfaces``). The platform
+    is taken as written, or by its first or last word ("Amazon Web Services", "Microsoft
+    Azure")."""
+    written = {platform, platform[:1], platform[-1:]}
+    for width in range(min(reach, len(tokens) - i), 0, -1):
+        for prefix, surface in vocabulary.qualified_surfaces.get(tuple(folded[i : i + width]), ()):
+            if prefix in written:
+                start, end = tokens[i].start, tokens[i + width - 1].end
+                return Mention(surface.skill, start, end, surface.text, True), width
+    return None
 
 
 def _reach(text: str, tokens: list[Token], longest: int) -> list[int]:
@@ -288,6 +325,42 @@ def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -
     return None
 
 
+def _degree_subjects(
+    text: str,
+    mentions: list[Mention],
+    sections: _Sections,
+    cues: ContextCues,
+    vocabulary: Vocabulary,
+    home_field: str | None,
+) -> tuple[list[Mention], list[tuple[Mention, str]]]:
+    """Split off the subjects of degrees outside the holder's field: an SAP consultant's
+    "B.E. (Mechanical Engineering)" is a qualification, not a skill they show; a civil
+    engineer's "B.E. (Civil Engineering)" stays (as a course)."""
+    kept: list[Mention] = []
+    subjects: list[tuple[Mention, str]] = []
+    for mention in mentions:
+        if (
+            sections.kind_at(mention.start) == "education"
+            and vocabulary.field_of_skill(mention.skill) != home_field
+            and _degree_subject(text, mention, cues)
+        ):
+            subjects.append((mention, "degree_subject"))
+        else:
+            kept.append(mention)
+    return kept, subjects
+
+
+def _degree_subject(text: str, mention: Mention, cues: ContextCues) -> bool:
+    """True when the mention's line names a degree or a school and nothing studied
+    ("coursework", "thesis") stands before the mention on it."""
+    line_start = text.rfind("\n", max(0, mention.start - 200), mention.start) + 1
+    line_end = text.find("\n", mention.end, mention.end + 200)
+    line = text[line_start : line_end if line_end != -1 else mention.end + 200]
+    if cues.study_word.search(text, line_start, mention.start):
+        return False
+    return bool(education_cue_pattern().search(line) or cues.org_word.search(line))
+
+
 def _list_gap(gap: str, cues: ContextCues) -> bool:
     """True when ``gap`` only separates items of one list on one line."""
     if "\n" in gap or len(gap) > 40:
@@ -354,6 +427,7 @@ def _context_problem(
     return "no_skill_context"
 
 
+_ITEM_SEPARATOR = re.compile(r"[,;|•·]")
 # "(learning)" after a skill is no item of its own; "English (C1)" is one
 _ITEM_EDGE = re.compile(r"[,;|•·:/)\[\]\n–—]")
 _ITEM_EDGE_AFTER = re.compile(r"[,;|•·:/(\[\]\n–—]")
@@ -570,6 +644,16 @@ class _Document:
             return lead
         return None
 
+    def _other_item(self, cue: Cue, mention: Mention) -> bool:
+        """A cue in brackets qualifies the list item the brackets follow ("Power BI (basic),
+        Salesforce CRM (as sponsor; I do not administer it)"): not an item before it."""
+        text = self.text
+        line = text.rfind("\n", max(0, cue.start - 200), cue.start) + 1
+        opened = text.rfind("(", line, cue.start)
+        if opened == -1 or opened < mention.end or text.rfind(")", line, cue.start) > opened:
+            return False
+        return _ITEM_SEPARATOR.search(text, mention.end, opened) is not None
+
     def _closed_bracket(self, cue: Cue, position: int) -> bool:
         """A cue inside brackets ("Docker (coursework only), React") ends with them."""
         text = self.text
@@ -590,6 +674,8 @@ class _Document:
 
     def _backward_distance(self, cue: Cue, index: int) -> int | None:
         mention = self.mentions[index]
+        if self._other_item(cue, mention):
+            return None
         distance = self.words(mention.end, cue.start)
         last = bisect_right(self.mention_ends, cue.start, index) - 1
         if cue.reach == "clause" or last == index:
@@ -643,10 +729,12 @@ def extract_skills(
     source_file: str,
     skip: Sequence[tuple[int, int]] = (),
     sections: Sequence[SectionLike] | None = None,
+    home_field: str | None = None,
 ) -> SkillExtraction:
     """Held skills with evidence and strength (explicit, then implied), and the rejected
     mentions with their reasons. ``sections`` (``cv_parser.split_sections``) decide the
-    strengths and which lists are skills sections; without them, headings are found here."""
+    strengths and which lists are skills sections; without them, headings are found here.
+    ``home_field``, a CV's current profession, makes degree subjects outside it no skills."""
     if sections is None:
         from talentrag.ingestion.cv_parser import split_sections  # cv_parser imports this module
 
@@ -655,6 +743,9 @@ def extract_skills(
     located = _Sections(sections)
     tokens, candidates = _candidates(text, vocabulary, skip)
     mentions, screened_out = _screen(text, candidates, located, cues)
+    if home_field is not None:
+        mentions, subjects = _degree_subjects(text, mentions, located, cues, vocabulary, home_field)
+        screened_out += subjects
     document = _Document(text, mentions, tokens, cues)
     held: dict[str, HeldSkill] = {}
     rejected: dict[str, RejectedMention] = {}

@@ -28,7 +28,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from talentrag.errors import ConfigurationError
-from talentrag.vocabulary.tokens import token_key
+from talentrag.vocabulary.tokens import TOKEN, token_key
 
 
 class VocabularyError(ConfigurationError):
@@ -53,7 +53,7 @@ class CategorySpec(BaseModel):
 
 # Changes whenever a loader rule changes what a vocabulary file means (merging, dropping),
 # so ``Vocabulary.version`` changes with it even when no data file did.
-LOADER_RULES = "3"  # 3: a curated skill naming an ESCO id replaces that concept
+LOADER_RULES = "4"  # 3: a curated skill naming an ESCO id replaces that concept; 4: number variants
 
 
 class SkillSpec(BaseModel):
@@ -144,6 +144,23 @@ class Vocabulary:
                 surface = Surface(name, text, text != name, bool(exact) and text in exact)
                 table = self.context_surfaces if context and text in context else self.surfaces
                 table.setdefault(token_key(text), []).append(surface)
+        self._add_number_variants()
+
+    def _add_number_variants(self) -> None:
+        """The other grammatical number of each curated spelling ("pricing negotiations",
+        "a design system"), where no spelling already claims it. Exact-case and everyday
+        spellings get none: their case or context is what makes them safe."""
+        variants: dict[tuple[str, ...], Surface] = {}
+        for name in sorted(self.curated):
+            spec = self.skills[name]
+            plain = {name, *spec.aliases} - set(spec.exact_case) - set(spec.needs_context)
+            for text in sorted(plain):
+                for variant in number_variants(text):
+                    key = token_key(variant)
+                    if key not in self.surfaces and key not in self.context_surfaces:
+                        variants.setdefault(key, Surface(name, variant, True, False))
+        for key, surface in variants.items():
+            self.surfaces[key] = [surface]
 
     @property
     def version(self) -> str:
@@ -200,6 +217,28 @@ class Vocabulary:
         return {name: tuple(sorted(others)) for name, others in related.items()}
 
     @cached_property
+    def qualified_surfaces(self) -> dict[tuple[str, ...], list[tuple[tuple[str, ...], Surface]]]:
+        """Names that are a curated skill only inside its platform's brackets: "Lambda" in
+        "AWS (EC2, Lambda)" is AWS Lambda, and nothing alone. Key: the name's tokens;
+        value: (the platform's tokens, as the skill's spelling starts, and the surface)."""
+        qualified: dict[tuple[str, ...], list[tuple[tuple[str, ...], Surface]]] = {}
+        for name in sorted(self.curated):
+            spec = self.skills[name]
+            for text in [name, *spec.aliases]:
+                if text in spec.exact_case:
+                    continue
+                tokens = TOKEN.findall(text)
+                for cut in range(1, len(tokens)):
+                    rest = tuple(t.casefold() for t in tokens[cut:])
+                    if rest in self.surfaces or rest in self.context_surfaces:
+                        continue
+                    prefix = tuple(t.casefold() for t in tokens[:cut])
+                    entry = (prefix, Surface(name, " ".join(tokens[cut:]), True, False))
+                    if entry not in qualified.setdefault(rest, []):
+                        qualified[rest].append(entry)
+        return qualified
+
+    @cached_property
     def _title_keywords(self) -> list[tuple[str, str]]:
         """(field, " normalised keyword ") pairs, tokenised once rather than per title."""
         return [
@@ -229,6 +268,33 @@ class Vocabulary:
         if spec.aliases:
             text += f" Also written as {', '.join(spec.aliases)}."
         return text
+
+
+_SINGULAR_ENDINGS = ("ss", "us", "is")
+# Plurals are made only of abstract nouns and acronyms ("negotiations", "REST APIs"): a
+# plural person noun names a firm or a team ("Rao & Co., Chartered Accountants"), and a
+# brand's plural is another word ("Canva", "canvas").
+_ABSTRACT_ENDINGS = ("tion", "sion", "ment", "ance", "ence", "ity", "ship")
+
+
+def number_variants(text: str) -> list[str]:
+    """``text`` with its last word in the other grammatical number, for plain English
+    spellings: "Negotiation" -> "Negotiations", "REST API" -> "REST APIs"; "Design
+    Systems" -> "Design System" (plural to singular only for names of two words or more:
+    "Rails" is no "Rail")."""
+    words = TOKEN.findall(text)
+    if not words or not words[-1].isalpha() or not words[-1].isascii() or len(words[-1]) < 3:
+        return []
+    last = words[-1]
+    head = text[: text.rfind(last)]
+    lower = last.casefold()
+    if lower.endswith("s") and not lower.endswith(_SINGULAR_ENDINGS):
+        if len(words) > 1 and len(last) >= 4:
+            return [head + (last[:-3] + "y" if lower.endswith("ies") else last[:-1])]
+        return []
+    if last.isupper() or lower.endswith(_ABSTRACT_ENDINGS):
+        return [head + last + "s"]
+    return []
 
 
 def _closure(name: str, step: Callable[[str], list[str]]) -> tuple[str, ...]:
