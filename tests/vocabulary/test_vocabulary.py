@@ -46,6 +46,8 @@ def test_vocabulary_is_large_and_covers_tech_and_other_professions(vocabulary: V
         ("EKS", "Amazon EKS"),
         ("GKE", "Google Kubernetes Engine"),
         ("Helm charts", "Helm"),
+        ("PSM II", "Professional Scrum Master"),  # Scrum.org's, not the Scrum Alliance's
+        ("Certified Scrum Master", "Certified ScrumMaster"),
     ],
 )
 def test_aliases(vocabulary: Vocabulary, spelling: str, skill: str):
