@@ -124,12 +124,14 @@ def _candidates(
     reach = _reach(text, tokens, vocabulary.max_surface_tokens)
     skipped = _Spans(skip)
     found: list[Mention] = []
-    platform: tuple[tuple[str, ...], int] | None = None  # the name whose brackets are open
+    platform: tuple[tuple[str, ...], int] | None = None  # whose brackets are open, read to
     i = 0
     while i < len(tokens):
         match = _longest_match(tokens, folded, i, reach[i], vocabulary)
-        if match is None and platform and _inside_brackets(text, platform[1], tokens[i].start):
-            match = _qualified_match(tokens, folded, i, reach[i], vocabulary, platform[0])
+        if match is None and platform:
+            platform = _still_open(text, platform, tokens[i].start)
+            if platform:
+                match = _qualified_match(tokens, folded, i, reach[i], vocabulary, platform[0])
         if match is None:
             i += 1
             continue
@@ -146,10 +148,14 @@ def _candidates(
 _OPEN_BRACKET = re.compile(r"[ \t]*\(")
 
 
-def _inside_brackets(text: str, opened: int, position: int) -> bool:
-    """True when ``position`` is still inside the brackets opened at ``opened`` (one line)."""
-    between = text[opened:position]
-    return ")" not in between and "\n" not in between
+def _still_open(
+    text: str, platform: tuple[tuple[str, ...], int], position: int
+) -> tuple[tuple[str, ...], int] | None:
+    """The platform, read on to ``position``, while its brackets stay open on their line;
+    None once they close. Each look reads on from the last, so a long text stays linear."""
+    name, read_to = platform
+    between = text[read_to:position]
+    return None if ")" in between or "\n" in between else (name, position)
 
 
 def _qualified_match(
@@ -353,7 +359,8 @@ def _degree_subjects(
 def _degree_subject(text: str, mention: Mention, cues: ContextCues) -> bool:
     """True when the mention's line names a degree or a school and nothing studied
     ("coursework", "thesis") stands before the mention on it."""
-    line_start = text.rfind("\n", max(0, mention.start - 200), mention.start) + 1
+    window = max(0, mention.start - 200)  # bounded, like every look-back here
+    line_start = text.rfind("\n", window, mention.start) + 1 or window
     line_end = text.find("\n", mention.end, mention.end + 200)
     line = text[line_start : line_end if line_end != -1 else mention.end + 200]
     if cues.study_word.search(text, line_start, mention.start):
@@ -435,9 +442,15 @@ _ITEM_EDGE_AFTER = re.compile(r"[,;|•·:/(\[\]\n–—]")
 
 def _bracketed(text: str, position: int) -> bool:
     """True when ``position`` is inside an open bracket on its line."""
+    return _open_bracket(text, position) != -1
+
+
+def _open_bracket(text: str, position: int) -> int:
+    """Where the bracket still open at ``position`` on its line opened, or -1."""
     window = max(0, position - 200)  # bounded, like every look-back here
-    line = text[text.rfind("\n", window, position) + 1 or window : position]
-    return line.rfind("(") > line.rfind(")")
+    line = text.rfind("\n", window, position) + 1 or window
+    opened = text.rfind("(", line, position)
+    return opened if opened > text.rfind(")", line, position) else -1
 
 
 def _whole_item(text: str, start: int, end: int) -> bool:
@@ -647,12 +660,10 @@ class _Document:
     def _other_item(self, cue: Cue, mention: Mention) -> bool:
         """A cue in brackets qualifies the list item the brackets follow ("Power BI (basic),
         Salesforce CRM (as sponsor; I do not administer it)"): not an item before it."""
-        text = self.text
-        line = text.rfind("\n", max(0, cue.start - 200), cue.start) + 1
-        opened = text.rfind("(", line, cue.start)
-        if opened == -1 or opened < mention.end or text.rfind(")", line, cue.start) > opened:
+        opened = _open_bracket(self.text, cue.start)
+        if opened == -1 or opened < mention.end:
             return False
-        return _ITEM_SEPARATOR.search(text, mention.end, opened) is not None
+        return _ITEM_SEPARATOR.search(self.text, mention.end, opened) is not None
 
     def _closed_bracket(self, cue: Cue, position: int) -> bool:
         """A cue inside brackets ("Docker (coursework only), React") ends with them."""
