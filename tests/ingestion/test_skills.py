@@ -370,3 +370,73 @@ def test_a_degree_subject_outside_the_holders_field_is_no_skill(vocabulary: Voca
     electrical = extract_skills(text, vocabulary, "cv.txt", home_field="engineering")
     held = {h.skill: h for h in electrical.held}
     assert held["Electrical Engineering"].strength is SkillStrength.COURSE
+
+
+@pytest.mark.parametrize(
+    ("line", "skill"),
+    [
+        ("Built patient registration and billing modules using Struts and JSP.", "Invoicing"),
+        ("Built the payroll and leave modules of an HR suite in Django.", "Payroll"),
+        ("Own the demand-forecasting platform for 4,000 SKUs.", "Demand Planning"),
+        ("- Real estate listing portal: property search with filters.", "real estate"),
+    ],
+)
+def test_what_a_builder_built_something_for_is_no_skill(
+    vocabulary: Vocabulary, line: str, skill: str
+):
+    text = f"EXPERIENCE\nSoftware Engineer, Acme (2020 - present)\n{line}\n"
+    developer = extract_skills(text, vocabulary, "cv.txt", home_field="technology")
+    assert skill not in {h.skill for h in developer.held}
+    assert {r.skill: r.reason for r in developer.rejected}[skill] == "project_domain"
+    # the same words in a CV of that profession, or written as a name, are the skill
+    own_field = extract_skills(
+        text, vocabulary, "cv.txt", home_field=vocabulary.field_of_skill(skill)
+    )
+    assert skill in {h.skill for h in own_field.held}
+
+
+def test_a_builders_tools_of_other_professions_stay_held(vocabulary: Vocabulary):
+    text = "EXPERIENCE\nData Engineer (2020 - present)\nIntegrated the Salesforce API with Snowflake.\n"
+    held = {
+        h.skill for h in extract_skills(text, vocabulary, "cv.txt", home_field="technology").held
+    }
+    assert "Salesforce" in held  # a product name, not a domain
+
+
+def test_the_clients_business_is_no_skill(vocabulary: Vocabulary):
+    text = "Maintained 25 websites for clients in e-commerce and real estate domains."
+    assert _reasons(text, vocabulary).get("real estate") == "project_domain"
+
+
+def test_a_skill_inside_a_teams_name_is_the_teams(vocabulary: Vocabulary):
+    text = "Automated a churn report in R Markdown, scheduled via Airflow by the data engineering team."
+    reasons = _reasons(text, vocabulary)
+    assert reasons["Data Engineering"] == "other_person"
+    assert "R Markdown" not in reasons
+
+
+@pytest.mark.parametrize(
+    ("line", "field", "skill"),
+    [
+        ("Sourcing on LinkedIn Recruiter and Indeed; phone screens.", "hr", "Candidate Sourcing"),
+        ("Run pipeline and forecasting in Salesforce.", "sales", "Sales Forecasting"),
+        ("Run pipeline and forecasting in Salesforce.", "sales", "Sales Pipeline Management"),
+        ("English Teacher at a secondary school in Krakow.", "education", "Secondary Education"),
+    ],
+)
+def test_a_professions_own_words_count_only_in_its_cvs(
+    vocabulary: Vocabulary, line: str, field: str, skill: str
+):
+    text = f"EXPERIENCE\n{line}\n"
+    assert skill in {
+        h.skill for h in extract_skills(text, vocabulary, "cv.txt", home_field=field).held
+    }
+    for other in ("technology", "logistics", None):
+        extraction = extract_skills(text, vocabulary, "cv.txt", home_field=other)
+        assert skill not in {h.skill for h in extraction.held}
+        assert {r.skill: r.reason for r in extraction.rejected}[skill] == "other_field"
+
+
+def test_a_heading_run_into_a_skill_is_cut_off(vocabulary: Vocabulary):
+    text = "Performance (basic knowledge): JMeterPROFESSIONAL EXPERIENCETest Engineer, Noida"
+    assert "Apache JMeter" in _held(text, vocabulary)

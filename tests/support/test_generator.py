@@ -151,7 +151,9 @@ class Scanner:
         self.names: dict[str, tuple[str, ...]] = {}
         for spec in raw["skills"]:
             exact = set(spec.get("exact_case") or [])
-            context_only = set(spec.get("needs_context") or [])  # never matched in free text
+            # never matched in free text; in_field spellings only in some CVs: the
+            # generator treats both as filler
+            context_only = {*(spec.get("needs_context") or []), *(spec.get("in_field") or [])}
             self.implies[spec["name"]] = list(spec.get("implies") or [])
             for text in [spec["name"], *(spec.get("aliases") or [])]:
                 if text in context_only:

@@ -10,6 +10,7 @@ from talentrag.vocabulary import (
     default_vocabulary_path,
     load_vocabulary,
 )
+from talentrag.vocabulary.tokens import tokenize
 from talentrag.vocabulary.vocabulary import number_variants
 
 PROFESSIONS = ["nursing", "accounting", "sales", "teaching", "logistics"]
@@ -111,6 +112,7 @@ def test_a_minimal_vocabulary_loads(tmp_path: Path):
         (lambda d: d["skills"][1].update(aliases=["python"]), "already used by skill 'Python'"),
         (lambda d: d["skills"][0].update(implies=["Django"]), "cycle"),
         (lambda d: d["skills"][0].update(exact_case=["PY"]), "neither the name nor an alias"),
+        (lambda d: d["skills"][0].update(in_field=["py"]), "in_field entry 'py' is neither"),
         (lambda d: d["skills"][0].pop("description"), "description"),
         (lambda d: d["skills"][0].update(colour="red"), "colour"),
     ],
@@ -120,6 +122,7 @@ def test_a_minimal_vocabulary_loads(tmp_path: Path):
         "alias-collision",
         "cycle",
         "exact-case",
+        "in-field",
         "missing",
         "extra",
     ],
@@ -178,3 +181,26 @@ def test_a_plural_never_takes_another_skills_spelling(vocabulary: Vocabulary):
     assert vocabulary.lookup("Chartered Accountants") is None
     canvas = vocabulary.lookup("canvas")
     assert canvas is None or canvas.skill != "Canva"
+
+
+def test_a_spelling_for_one_profession_names_no_skill_when_asked_alone(vocabulary: Vocabulary):
+    """ "sourcing" is a recruiter's Candidate Sourcing only inside a recruiter's CV."""
+    assert vocabulary.lookup("sourcing") is None
+    assert vocabulary.lookup("forecasting") is None
+    assert vocabulary.lookup("Candidate Sourcing").skill == "Candidate Sourcing"
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("JMeterPROFESSIONAL EXPERIENCETest", ["JMeter", "PROFESSIONAL", "EXPERIENCE", "Test"]),
+        ("OBJECTIVESeeking a role", ["OBJECTIVE", "Seeking", "a", "role"]),
+        (
+            "PostgreSQL, MySQL, iOS, macOS, C++, .NET",
+            ["PostgreSQL", "MySQL", "iOS", "macOS", "C++", ".NET"],
+        ),
+        ("FreeRTOS", ["Free", "RTOS"]),
+    ],
+)
+def test_words_end_where_a_heading_runs_into_them(text: str, tokens: list[str]):
+    assert [t.text for t in tokenize(text)] == tokens

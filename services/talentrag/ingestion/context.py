@@ -68,6 +68,14 @@ class SkillContextSpec(BaseModel):
     after: list[str] = Field(min_length=1)
 
 
+class DomainOfWorkSpec(BaseModel):
+    """Words after a skill of another profession that make it what a built thing was for."""
+
+    model_config = ConfigDict(extra="forbid")
+    builder_fields: list[str] = Field(min_length=1)
+    things: list[str] = Field(min_length=1)
+
+
 class CueFile(BaseModel):
     """The whole cue file."""
 
@@ -80,6 +88,7 @@ class CueFile(BaseModel):
     proficiency: list[str] = Field(min_length=1)
     org_words: list[str] = Field(min_length=1)
     study_words: list[str] = Field(min_length=1)
+    domain_of_work: DomainOfWorkSpec
     rules: list[CueRule] = Field(min_length=1)
 
 
@@ -117,6 +126,8 @@ class ContextCues:
     org_before: re.Pattern[str]
     org_word: re.Pattern[str]
     study_word: re.Pattern[str]
+    builder_fields: frozenset[str]
+    thing_after: re.Pattern[str]
 
     def find(self, text: str) -> list[Cue]:
         """Every trigger in ``text`` outside the pseudo-trigger spans, by end offset."""
@@ -175,6 +186,7 @@ def _problems(spec: CueFile) -> list[str]:
         "skill_context.after": spec.skill_context.after,
         "proficiency": spec.proficiency,
         "study_words": spec.study_words,
+        "domain_of_work.things": spec.domain_of_work.things,
     }
     lists.update({f"rules[{i}].triggers": r.triggers for i, r in enumerate(spec.rules)})
     for where, phrases in lists.items():
@@ -225,6 +237,12 @@ def compile_cues(spec: CueFile) -> ContextCues:
         ),
         org_word=_words(spec.org_words),
         study_word=_words(spec.study_words),
+        builder_fields=frozenset(spec.domain_of_work.builder_fields),
+        # up to two words on the same line, then the thing: "credit-risk and churn models"
+        thing_after=re.compile(
+            rf"(?:[ \t-]+[\w'’]+){{0,2}}?[ \t-]+(?:{_phrases(spec.domain_of_work.things)}){_END}",
+            re.IGNORECASE,
+        ),
     )
 
 

@@ -88,7 +88,7 @@ class Mention:
     ``ambiguous`` spellings (short or everyday) need a skill context; ``as_written`` is
     False when an exact-case spelling was written in another case ("excel");
     ``needs_context`` spellings (everyday words such as "Nursing") count only in a
-    skills section.
+    skills section; ``in_field`` spellings ("sourcing") only in a CV of the skill's field.
     """
 
     skill: str
@@ -99,6 +99,7 @@ class Mention:
     ambiguous: bool = False
     as_written: bool = True
     needs_context: bool = False
+    in_field: bool = False
 
 
 @dataclass
@@ -213,6 +214,7 @@ def _longest_match(
             ambiguous=context_only or _ambiguous(surface, key),
             as_written=as_written,
             needs_context=context_only,
+            in_field=surface.in_field,
         )
         return mention, width
     return None
@@ -331,7 +333,7 @@ def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -
     return None
 
 
-def _degree_subjects(
+def _field_screen(
     text: str,
     mentions: list[Mention],
     sections: _Sections,
@@ -339,21 +341,50 @@ def _degree_subjects(
     vocabulary: Vocabulary,
     home_field: str | None,
 ) -> tuple[list[Mention], list[tuple[Mention, str]]]:
-    """Split off the subjects of degrees outside the holder's field: an SAP consultant's
-    "B.E. (Mechanical Engineering)" is a qualification, not a skill they show; a civil
-    engineer's "B.E. (Civil Engineering)" stays (as a course)."""
+    """Split off mentions of skills outside the holder's field that show no skill: a
+    spelling that names the skill only in its own profession ("sourcing" is a recruiter's
+    Candidate Sourcing, a buyer's purchasing), the subject of a degree (an SAP consultant's
+    "B.E. (Mechanical Engineering)"; a civil engineer's "B.E. (Civil Engineering)" stays,
+    as a course), and the domain of a built thing (a developer's "billing modules")."""
     kept: list[Mention] = []
     subjects: list[tuple[Mention, str]] = []
     for mention in mentions:
-        if (
-            sections.kind_at(mention.start) == "education"
-            and vocabulary.field_of_skill(mention.skill) != home_field
-            and _degree_subject(text, mention, cues)
+        field = vocabulary.field_of_skill(mention.skill)
+        if field == home_field:
+            kept.append(mention)
+        elif mention.in_field:
+            subjects.append((mention, "other_field"))
+        elif home_field is None:
+            kept.append(mention)
+        elif sections.kind_at(mention.start) == "education" and _degree_subject(
+            text, mention, cues
         ):
             subjects.append((mention, "degree_subject"))
+        elif (
+            home_field in cues.builder_fields
+            and field not in _MEANS_OF_WORK
+            and not sections.lists_skills(mention.start)
+            and _domain_of_work(text, mention, cues)
+        ):
+            subjects.append((mention, str(CueCategory.PROJECT_DOMAIN)))
         else:
             kept.append(mention)
     return kept, subjects
+
+
+_MEANS_OF_WORK = frozenset({"technology", "general"})  # what anyone builds with, not for
+
+
+def _domain_of_work(text: str, mention: Mention, cues: ContextCues) -> bool:
+    """True when a skill written in lower case names what a built thing was for:
+    "billing modules", "Real estate listing portal" (capitalised only as a line's start)."""
+    written = text[mention.start : mention.end]
+    line_start = text.rfind("\n", max(0, mention.start - 200), mention.start) + 1
+    first_word = not text[line_start : mention.start].strip(" \t-•*·–—>")
+    body = written[1:] if first_word else written
+    if any(ch.isupper() for ch in body):
+        return False
+    return cues.thing_after.match(text, mention.end) is not None
 
 
 def _degree_subject(text: str, mention: Mention, cues: ContextCues) -> bool:
@@ -567,6 +598,10 @@ class _Document:
             (c for c in found if c.direction == "backward"), key=lambda c: c.start
         )
         self.backward_starts = [c.start for c in self.backward]
+        self.team_names = sorted(
+            (c for c in found if c.category is CueCategory.OTHER_PERSON), key=lambda c: c.start
+        )
+        self.team_name_starts = [c.start for c in self.team_names]
         self.run_start, self.run_end = self._list_runs(cues)
 
     def _usable(self, cues: list[Cue]) -> list[Cue]:
@@ -625,11 +660,22 @@ class _Document:
     def governing(self, index: int) -> tuple[Cue, int] | None:
         """The cue that governs a mention, and how many words away it stands."""
         mention = self.mentions[index]
+        enclosing = self._enclosing_other_person(mention)
+        if enclosing is not None:
+            return enclosing, 0
         left, right = self.clause_bounds(mention.start, mention.end)
         found = [f for f in (self._forward(index, left), self._backward(index, right)) if f]
         if not found:
             return None
         return min(found, key=lambda f: (f[0].category not in NOT_HELD, f[1]))
+
+    def _enclosing_other_person(self, mention: Mention) -> Cue | None:
+        """A cue naming other people with the skill inside it: "by the data engineering
+        team", "the QA automation team did": the skill is the team's, not the author's."""
+        position = bisect_left(self.team_name_starts, mention.start) - 1
+        if position >= 0 and self.team_names[position].end >= mention.end:
+            return self.team_names[position]
+        return None
 
     def _forward(self, index: int, clause_start: int) -> tuple[Cue, int] | None:
         mention = self.mentions[index]
@@ -754,9 +800,8 @@ def extract_skills(
     located = _Sections(sections)
     tokens, candidates = _candidates(text, vocabulary, skip)
     mentions, screened_out = _screen(text, candidates, located, cues)
-    if home_field is not None:
-        mentions, subjects = _degree_subjects(text, mentions, located, cues, vocabulary, home_field)
-        screened_out += subjects
+    mentions, off_field = _field_screen(text, mentions, located, cues, vocabulary, home_field)
+    screened_out += off_field
     document = _Document(text, mentions, tokens, cues)
     held: dict[str, HeldSkill] = {}
     rejected: dict[str, RejectedMention] = {}

@@ -2,7 +2,8 @@
 
 Aliases and text must be split the same way or a listed spelling could never
 match: runs of letters/digits, a trailing ``+``/``#`` kept (C++, C#), a leading
-``.`` kept when it starts a word (.NET). Everything else separates tokens, so
+``.`` kept when it starts a word (.NET), cut where an ALL-CAPS run of four letters or
+more meets other letters (a heading run into the text). Everything else separates tokens, so
 "CI/CD" == "CI CD" and "Node.js" == "node js".
 """
 
@@ -13,7 +14,12 @@ import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 
-TOKEN = re.compile(r"(?<![^\W_])\.[^\W_]+|[^\W_]+(?:\+\+|\+|#)?")
+# A word also ends where an ALL-CAPS run of four or more letters meets it: text from a
+# PDF often loses the line break around a heading ("JMeterPROFESSIONAL EXPERIENCETest
+# Engineer", "OBJECTIVESeeking a position"). Aliases split the same way ("FreeRTOS" is
+# "Free RTOS"), so every spelling still matches itself.
+_CAPS_EDGE = r"(?<=[a-z])(?=[A-Z]{4})|(?<=[A-Z]{4})(?=[A-Z][a-z])"
+TOKEN = re.compile(rf"(?<![^\W_])\.[^\W_]+|[^\W_](?:(?!{_CAPS_EDGE})[^\W_])*(?:\+\+|\+|#)?")
 
 
 class Token(NamedTuple):

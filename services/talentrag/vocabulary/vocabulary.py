@@ -53,7 +53,8 @@ class CategorySpec(BaseModel):
 
 # Changes whenever a loader rule changes what a vocabulary file means (merging, dropping),
 # so ``Vocabulary.version`` changes with it even when no data file did.
-LOADER_RULES = "4"  # 3: a curated skill naming an ESCO id replaces that concept; 4: number variants
+LOADER_RULES = "5"  # 3: a curated skill naming an ESCO id replaces that concept; 4: number
+# variants; 5: in_field spellings
 
 
 class SkillSpec(BaseModel):
@@ -66,6 +67,7 @@ class SkillSpec(BaseModel):
     aliases: list[str] = Field(default_factory=list)
     exact_case: list[str] = Field(default_factory=list)
     needs_context: list[str] = Field(default_factory=list)
+    in_field: list[str] = Field(default_factory=list)
     implies: list[str] = Field(default_factory=list)
     related: list[str] = Field(default_factory=list)
     broader: list[str] = Field(default_factory=list)
@@ -114,6 +116,7 @@ class Surface(NamedTuple):
     text: str
     is_alias: bool
     exact_case: bool
+    in_field: bool = False
 
 
 @dataclass
@@ -141,7 +144,7 @@ class Vocabulary:
         for spec in self.skills.values():
             name, exact, context = spec.name, spec.exact_case, spec.needs_context
             for text in [name, *spec.aliases]:
-                surface = Surface(name, text, text != name, bool(exact) and text in exact)
+                surface = Surface(name, text, text != name, text in exact, text in spec.in_field)
                 table = self.context_surfaces if context and text in context else self.surfaces
                 table.setdefault(token_key(text), []).append(surface)
         self._add_number_variants()
@@ -153,7 +156,7 @@ class Vocabulary:
         variants: dict[tuple[str, ...], Surface] = {}
         for name in sorted(self.curated):
             spec = self.skills[name]
-            plain = {name, *spec.aliases} - set(spec.exact_case) - set(spec.needs_context)
+            plain = {name, *spec.aliases} - {*spec.exact_case, *spec.needs_context, *spec.in_field}
             for text in sorted(plain):
                 for variant in number_variants(text):
                     key = token_key(variant)
@@ -168,10 +171,11 @@ class Vocabulary:
         return "+".join([self.release, *self.stamps, self.fingerprint])
 
     def lookup(self, text: str) -> Surface | None:
-        """The skill a spelling names (any case), including ``needs_context`` spellings."""
+        """The skill a spelling names (any case), including ``needs_context`` spellings;
+        not an ``in_field`` spelling: asked alone, "forecasting" is no sales skill."""
         key = token_key(text)
         found = self.surfaces.get(key) or self.context_surfaces.get(key)
-        return found[0] if found else None
+        return found[0] if found and not found[0].in_field else None
 
     # -- look-ups ---------------------------------------------------------------
     def canonical(self, name: str) -> str | None:
@@ -403,6 +407,8 @@ def _generated_problems(generated: GeneratedFile, curated: VocabularyFile) -> It
         if spec.implies or spec.related or spec.broader:
             yield f"{where}: generated skills carry no implies, related or broader links"
         spellings = [spec.name, *spec.aliases]
+        if spec.in_field:
+            yield f"{where}: generated skills carry no in_field spellings"
         for list_name in ("exact_case", "needs_context"):
             for text in getattr(spec, list_name):
                 if text not in spellings:
@@ -485,13 +491,21 @@ def _skill_problems(
         if key in owner and owner[key] != spec.name:
             yield f"{where}: spelling {text!r} is already used by skill {owner[key]!r}"
         owner.setdefault(key, spec.name)
-    for list_name in ("aliases", "exact_case", "needs_context", "implies", "related", "broader"):
+    for list_name in (
+        "aliases",
+        "exact_case",
+        "needs_context",
+        "in_field",
+        "implies",
+        "related",
+        "broader",
+    ):
         values = getattr(spec, list_name)
         if len(set(values)) != len(values):
             yield f"{where}: duplicate entries in {list_name}"
         if any(not v.strip() for v in values):
             yield f"{where}: empty string in {list_name}"
-    for list_name in ("exact_case", "needs_context"):
+    for list_name in ("exact_case", "needs_context", "in_field"):
         for text in getattr(spec, list_name):
             if text not in [spec.name, *spec.aliases]:
                 yield f"{where}: {list_name} entry {text!r} is neither the name nor an alias"

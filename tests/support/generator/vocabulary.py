@@ -118,7 +118,8 @@ def _skill(
     names: set[str],
 ) -> Skill:
     name, category = spec["name"], str(spec.get("category", ""))
-    context_only = set(spec.get("needs_context") or [])  # never matched in free text
+    # never matched in free text, or only in some CVs: never written for a held skill
+    context_only = {*(spec.get("needs_context") or []), *(spec.get("in_field") or [])}
     return Skill(
         name=name,
         category=category,

