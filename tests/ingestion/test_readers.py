@@ -51,6 +51,31 @@ def test_docx_with_table(tmp_path: Path):
     assert "Kubernetes" in text and "Terraform, AWS" in text
 
 
+def test_a_docx_table_stays_under_its_heading(tmp_path: Path):
+    """A skills table read after the last paragraph would land in "Personal details"."""
+    from docx import Document
+
+    document = Document()
+    document.add_paragraph("SKILLS")
+    table = document.add_table(rows=2, cols=3)
+    table.rows[0].cells[0].text = "Statutory"
+    table.rows[0].cells[1].text = "PF, ESI, TDS"
+    table.rows[0].cells[1].merge(table.rows[0].cells[2])
+    table.rows[1].cells[0].text = "Payroll software"
+    table.rows[1].cells[1].text = "Keka HRMS"
+    document.add_paragraph("PERSONAL DETAILS")
+    document.add_paragraph("Languages Known: Malayalam, English")
+    path = tmp_path / "cv.docx"
+    document.save(str(path))
+    assert read_document(path).splitlines() == [
+        "SKILLS",
+        "Statutory | PF, ESI, TDS",  # the merged cell once
+        "Payroll software | Keka HRMS | ",
+        "PERSONAL DETAILS",
+        "Languages Known: Malayalam, English",
+    ]
+
+
 @pytest.mark.parametrize(
     ("name", "content", "reason"),
     [

@@ -440,3 +440,9 @@ def test_a_professions_own_words_count_only_in_its_cvs(
 def test_a_heading_run_into_a_skill_is_cut_off(vocabulary: Vocabulary):
     text = "Performance (basic knowledge): JMeterPROFESSIONAL EXPERIENCETest Engineer, Noida"
     assert "Apache JMeter" in _held(text, vocabulary)
+
+
+def test_a_credentials_acronym_counts_in_a_list_of_certifications(vocabulary: Vocabulary):
+    text = "SUMMARY\nWelder.\nCERTIFICATIONS\nAWS D1.1 Structural 3G/4G; OSHA 30; TWIC\n"
+    assert "TWIC" in _held(text, vocabulary)
+    assert "TWIC" not in _held("SUMMARY\nI drove to the TWIC office.\n", vocabulary)

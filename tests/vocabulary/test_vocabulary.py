@@ -49,6 +49,15 @@ def test_vocabulary_is_large_and_covers_tech_and_other_professions(vocabulary: V
         ("Helm charts", "Helm"),
         ("PSM II", "Professional Scrum Master"),  # Scrum.org's, not the Scrum Alliance's
         ("Certified Scrum Master", "Certified ScrumMaster"),
+        # a curated skill takes over ESCO's name for the same thing
+        ("programmable logic controller", "PLC Programming"),
+        ("operate a forklift", "Forklift Operation"),
+        ("blood sampling", "Phlebotomy"),
+        ("stock valuation", "Inventory Accounting"),
+        ("accounting entries", "General Ledger"),
+        ("licensing agreements", "IP Licensing"),
+        ("English Language Teaching", "ESL Teaching"),
+        ("offer negotiation", "Offer Negotiation"),  # a recruiter's, not Negotiation
     ],
 )
 def test_aliases(vocabulary: Vocabulary, spelling: str, skill: str):

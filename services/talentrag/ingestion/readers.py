@@ -13,11 +13,17 @@ import logging
 import re
 import unicodedata
 import zipfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import ftfy
 
 from talentrag.errors import DocumentError
+
+if TYPE_CHECKING:
+    from docx.table import Table
+    from docx.text.paragraph import Paragraph
 from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES, MAX_ANALYSED_CHARS, MIN_TEXT_CHARS
 
 log = logging.getLogger(__name__)
@@ -170,8 +176,18 @@ def _docx_text(data: bytes) -> str:
         document = Document(io.BytesIO(data))
     except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, LxmlError) as exc:
         raise DocumentError("unreadable", f"not a readable DOCX: {exc}") from exc
-    lines = [p.text for p in document.paragraphs]
-    for table in document.tables:
-        for row in table.rows:
-            lines.append(" | ".join(cell.text.strip() for cell in row.cells))
-    return "\n".join(lines)
+    return "\n".join(_docx_lines(document.iter_inner_content()))
+
+
+def _docx_lines(blocks: Iterable[Paragraph | Table]) -> Iterator[str]:
+    """Paragraphs and table rows in the order they stand: a skills table belongs under
+    its heading, not after the last paragraph. A merged cell is written once."""
+    from docx.table import Table
+
+    for block in blocks:
+        if isinstance(block, Table):
+            for row in block.rows:
+                cells = [cell.text.strip() for cell in row.cells]
+                yield " | ".join(c for i, c in enumerate(cells) if i == 0 or c != cells[i - 1])
+        else:
+            yield block.text

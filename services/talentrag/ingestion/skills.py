@@ -441,6 +441,8 @@ def _context_problem(
     """None when an ambiguous mention stands in a skill context, else the reason."""
     mention = candidates[index]
     in_skills = sections.lists_skills(mention.start)
+    # a credential's acronym in a list of certifications is one: "OSHA 30; TWIC", "CKA"
+    listed = in_skills or sections.kind_at(mention.start) == "certifications"
     if mention.needs_context:
         if not in_skills:
             return "no_skill_context"
@@ -454,7 +456,7 @@ def _context_problem(
         return "no_skill_context"  # a level: "Arabic (Native or Bilingual)"
     # another case than the vocabulary's counts in a skills list only as a whole item:
     # "Word, excel" is Excel; "Less than 1 year" is no LESS
-    if in_skills and (mention.as_written or _whole_item(text, mention.start, mention.end)):
+    if listed and (mention.as_written or _whole_item(text, mention.start, mention.end)):
         return None
     if _listed_with_skills(text, candidates, vetoes, index, cues):
         return None
