@@ -446,3 +446,38 @@ def test_a_credentials_acronym_counts_in_a_list_of_certifications(vocabulary: Vo
     text = "SUMMARY\nWelder.\nCERTIFICATIONS\nAWS D1.1 Structural 3G/4G; OSHA 30; TWIC\n"
     assert "TWIC" in _held(text, vocabulary)
     assert "TWIC" not in _held("SUMMARY\nI drove to the TWIC office.\n", vocabulary)
+
+
+@pytest.mark.parametrize(
+    ("text", "skill"),
+    [
+        ("Leading a team of 6 engineers and technicians on substation projects.", "Leadership"),
+        ("Lead a 9-person R&D group designing hydraulic pumps.", "Leadership"),
+        ("Led teams of up to 30 soldiers.", "Leadership"),
+        ("Manage 2 marketing executives and a freelance designer.", "People Management"),
+        ("Managed a team of eight committee and member support officers.", "People Management"),
+        ("Supervised a team of 12, cash handling, rota planning.", "Team Supervision"),
+    ],
+)
+def test_a_phrase_shows_a_skill_it_does_not_name(vocabulary: Vocabulary, text: str, skill: str):
+    assert skill in _held(text, vocabulary)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have never led a team of engineers.",
+        "Led the team's migration to Kubernetes.",
+        "Owned lead generation team targets.",
+        "Supervised 5 PhD students.",
+    ],
+)
+def test_phrases_that_show_no_leadership(vocabulary: Vocabulary, text: str):
+    held = _held(text, vocabulary)
+    assert not held & {"Leadership", "People Management", "Team Supervision"}
+
+
+def test_what_software_was_for_is_no_skill(vocabulary: Vocabulary):
+    text = "SUMMARY\nEmbedded engineer building software for medical devices.\n"
+    extraction = extract_skills(text, vocabulary, "cv.txt", home_field="technology")
+    assert {r.skill: r.reason for r in extraction.rejected}["medical devices"] == "project_domain"

@@ -128,6 +128,7 @@ class ContextCues:
     study_word: re.Pattern[str]
     builder_fields: frozenset[str]
     thing_after: re.Pattern[str]
+    thing_before: re.Pattern[str]
 
     def find(self, text: str) -> list[Cue]:
         """Every trigger in ``text`` outside the pseudo-trigger spans, by end offset."""
@@ -241,6 +242,12 @@ def compile_cues(spec: CueFile) -> ContextCues:
         # up to two words on the same line, then the thing: "credit-risk and churn models"
         thing_after=re.compile(
             rf"(?:[ \t-]+[\w'’]+){{0,2}}?[ \t-]+(?:{_phrases(spec.domain_of_work.things)}){_END}",
+            re.IGNORECASE,
+        ),
+        # the thing, "for", then at most one word: "software for medical devices"
+        thing_before=re.compile(
+            rf"{_START}(?:{_phrases(spec.domain_of_work.things)})[ \t]+for[ \t]+"
+            r"(?:(?:the|a|an|our|their)[ \t]+)?(?:[\w'’-]+[ \t]+)?$",
             re.IGNORECASE,
         ),
     )

@@ -149,6 +149,36 @@ def _candidates(
 _OPEN_BRACKET = re.compile(r"[ \t]*\(")
 
 
+def _with_phrases(
+    text: str,
+    mentions: list[Mention],
+    candidates: list[Mention],
+    vocabulary: Vocabulary,
+    skip: Sequence[tuple[int, int]],
+) -> list[Mention]:
+    """Add the skills a phrase shows rather than names ("Leading a team of 6 engineers"
+    is Leadership): the vocabulary's ``patterns``. The phrase is one mention, so cues
+    govern it like any other ("never led a team") and its own words ("teams") are no
+    cue; it ends where a skill inside it starts ("a team of 5 Kubernetes engineers").
+    A phrase starting inside a spelling already found adds nothing."""
+    pattern = vocabulary.phrase_pattern
+    if pattern is None:
+        return mentions
+    taken = _Spans([(c.start, c.end) for c in candidates] + list(skip))
+    starts = [m.start for m in mentions]
+    phrases = []
+    for match in pattern.finditer(text):
+        group = match.lastgroup
+        if group is None or taken.contains(match.start()):
+            continue
+        inner = bisect_left(starts, match.start())
+        end = min(match.end(), starts[inner]) if inner < len(starts) else match.end()
+        surface = text[match.start() : end].rstrip()
+        skill = vocabulary.phrase_skills[group]
+        phrases.append(Mention(skill, match.start(), match.start() + len(surface), surface, True))
+    return sorted([*mentions, *phrases], key=lambda m: m.start) if phrases else mentions
+
+
 def _still_open(
     text: str, platform: tuple[tuple[str, ...], int], position: int
 ) -> tuple[tuple[str, ...], int] | None:
@@ -377,14 +407,16 @@ _MEANS_OF_WORK = frozenset({"technology", "general"})  # what anyone builds with
 
 def _domain_of_work(text: str, mention: Mention, cues: ContextCues) -> bool:
     """True when a skill written in lower case names what a built thing was for:
-    "billing modules", "Real estate listing portal" (capitalised only as a line's start)."""
+    "billing modules", "Real estate listing portal" (capitalised only as a line's start),
+    "software for medical devices"."""
     written = text[mention.start : mention.end]
     line_start = text.rfind("\n", max(0, mention.start - 200), mention.start) + 1
     first_word = not text[line_start : mention.start].strip(" \t-•*·–—>")
     body = written[1:] if first_word else written
     if any(ch.isupper() for ch in body):
         return False
-    return cues.thing_after.match(text, mention.end) is not None
+    before = text[max(line_start, mention.start - 80) : mention.start]
+    return bool(cues.thing_after.match(text, mention.end) or cues.thing_before.search(before))
 
 
 def _degree_subject(text: str, mention: Mention, cues: ContextCues) -> bool:
@@ -802,6 +834,7 @@ def extract_skills(
     located = _Sections(sections)
     tokens, candidates = _candidates(text, vocabulary, skip)
     mentions, screened_out = _screen(text, candidates, located, cues)
+    mentions = _with_phrases(text, mentions, candidates, vocabulary, skip)
     mentions, off_field = _field_screen(text, mentions, located, cues, vocabulary, home_field)
     screened_out += off_field
     document = _Document(text, mentions, tokens, cues)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -53,8 +54,8 @@ class CategorySpec(BaseModel):
 
 # Changes whenever a loader rule changes what a vocabulary file means (merging, dropping),
 # so ``Vocabulary.version`` changes with it even when no data file did.
-LOADER_RULES = "5"  # 3: a curated skill naming an ESCO id replaces that concept; 4: number
-# variants; 5: in_field spellings
+LOADER_RULES = "6"  # 3: a curated skill naming an ESCO id replaces that concept; 4: number
+# variants; 5: in_field spellings; 6: patterns
 
 
 class SkillSpec(BaseModel):
@@ -68,6 +69,7 @@ class SkillSpec(BaseModel):
     exact_case: list[str] = Field(default_factory=list)
     needs_context: list[str] = Field(default_factory=list)
     in_field: list[str] = Field(default_factory=list)
+    patterns: list[str] = Field(default_factory=list)
     implies: list[str] = Field(default_factory=list)
     related: list[str] = Field(default_factory=list)
     broader: list[str] = Field(default_factory=list)
@@ -185,6 +187,24 @@ class Vocabulary:
     def field_of_skill(self, skill: str) -> str:
         """The profession of a skill's category."""
         return self.categories[self.skills[skill].category].field
+
+    @cached_property
+    def phrase_pattern(self) -> re.Pattern[str] | None:
+        """The skills' ``patterns`` as one case-insensitive alternation, a group per
+        skill (``phrase_skills`` names them): "Leading a team of 6" is Leadership."""
+        groups = [
+            f"(?P<p{i}>{'|'.join(spec.patterns)})"
+            for i, spec in enumerate(s for s in self.skills.values() if s.patterns)
+        ]
+        if not groups:
+            return None
+        return re.compile(rf"(?<!\w)(?:{'|'.join(groups)})(?!\w)", re.IGNORECASE)
+
+    @cached_property
+    def phrase_skills(self) -> dict[str, str]:
+        """Group name in ``phrase_pattern`` -> skill."""
+        with_patterns = [name for name, spec in self.skills.items() if spec.patterns]
+        return {f"p{i}": name for i, name in enumerate(with_patterns)}
 
     @cached_property
     def max_surface_tokens(self) -> int:
@@ -407,8 +427,8 @@ def _generated_problems(generated: GeneratedFile, curated: VocabularyFile) -> It
         if spec.implies or spec.related or spec.broader:
             yield f"{where}: generated skills carry no implies, related or broader links"
         spellings = [spec.name, *spec.aliases]
-        if spec.in_field:
-            yield f"{where}: generated skills carry no in_field spellings"
+        if spec.in_field or spec.patterns:
+            yield f"{where}: generated skills carry no in_field spellings or patterns"
         for list_name in ("exact_case", "needs_context"):
             for text in getattr(spec, list_name):
                 if text not in spellings:
@@ -496,6 +516,7 @@ def _skill_problems(
         "exact_case",
         "needs_context",
         "in_field",
+        "patterns",
         "implies",
         "related",
         "broader",
@@ -505,6 +526,14 @@ def _skill_problems(
             yield f"{where}: duplicate entries in {list_name}"
         if any(not v.strip() for v in values):
             yield f"{where}: empty string in {list_name}"
+    for pattern in spec.patterns:
+        try:
+            compiled = re.compile(pattern)
+        except re.error as exc:
+            yield f"{where}: pattern {pattern!r} is not a valid regular expression ({exc})"
+            continue
+        if compiled.groups:
+            yield f"{where}: pattern {pattern!r} has a capturing group; write (?:...)"
     for list_name in ("exact_case", "needs_context", "in_field"):
         for text in getattr(spec, list_name):
             if text not in [spec.name, *spec.aliases]:
