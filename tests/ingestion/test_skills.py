@@ -457,6 +457,9 @@ def test_a_credentials_acronym_counts_in_a_list_of_certifications(vocabulary: Vo
         ("Manage 2 marketing executives and a freelance designer.", "People Management"),
         ("Managed a team of eight committee and member support officers.", "People Management"),
         ("Supervised a team of 12, cash handling, rota planning.", "Team Supervision"),
+        ("Preparation of students for CBSE board examinations.", "Exam Preparation"),
+        ("Plan and deliver lessons for a class of 30.", "Lesson Planning"),
+        ("Mentor four graduate engineers working towards chartership.", "Mentoring"),
     ],
 )
 def test_a_phrase_shows_a_skill_it_does_not_name(vocabulary: Vocabulary, text: str, skill: str):
@@ -481,3 +484,23 @@ def test_what_software_was_for_is_no_skill(vocabulary: Vocabulary):
     text = "SUMMARY\nEmbedded engineer building software for medical devices.\n"
     extraction = extract_skills(text, vocabulary, "cv.txt", home_field="technology")
     assert {r.skill: r.reason for r in extraction.rejected}["medical devices"] == "project_domain"
+
+
+@pytest.mark.parametrize(
+    ("text", "skill"),
+    [
+        ("Email and SMS marketing automation in Klaviyo.", "Email Marketing"),
+        ("Wrote unit and integration tests with pytest.", "Unit Testing"),
+        ("Handled accounts payable and receivable for 3 entities.", "Accounts Receivable"),
+        ("Field and phone sales of solar panel installations.", "Field Sales"),
+    ],
+)
+def test_a_skill_with_a_shared_word_left_out(vocabulary: Vocabulary, text: str, skill: str):
+    assert skill in _held(text, vocabulary)
+
+
+def test_coordination_joins_no_unrelated_words(vocabulary: Vocabulary):
+    held = _held(
+        "Python and Java developers built it; sales and marketing teams used it.", vocabulary
+    )
+    assert not held & {"Python", "Java", "Sales", "Marketing"}

@@ -125,6 +125,7 @@ def _candidates(
     reach = _reach(text, tokens, vocabulary.max_surface_tokens)
     skipped = _Spans(skip)
     found: list[Mention] = []
+    placed: list[tuple[int, int]] = []  # each found mention's first token and width
     platform: tuple[tuple[str, ...], int] | None = None  # whose brackets are open, read to
     i = 0
     while i < len(tokens):
@@ -139,11 +140,68 @@ def _candidates(
         mention, width = match
         if not skipped.contains(mention.start):
             found.append(mention)
+            placed.append((i, width))
             opened = _OPEN_BRACKET.match(text, mention.end)
             if opened:
                 platform = (tuple(folded[i : i + width]), opened.end())
         i += width
-    return tokens, found
+    elided = _elided(text, tokens, folded, placed, vocabulary)
+    found += [m for m in elided if not skipped.contains(m.start)]
+    return tokens, sorted(found, key=lambda m: m.start) if elided else found
+
+
+_COORDINATION = frozenset({"and", "or", "&"})
+
+
+def _elided(
+    text: str,
+    tokens: list[Token],
+    folded: list[str],
+    placed: list[tuple[int, int]],
+    vocabulary: Vocabulary,
+) -> list[Mention]:
+    """Skills written with a shared word left out: "Email and SMS marketing" (Email
+    Marketing), "unit and integration tests" (unit tests), "accounts payable and
+    receivable" (accounts receivable). The mention is the one word written."""
+    covered = {k for first, width in placed for k in range(first, first + width)}
+
+    def joined(left: int, right: int) -> bool:  # tokens separated by spaces only
+        return not text[tokens[left].end : tokens[right].start].strip()
+
+    found: list[Mention] = []
+    for k in range(1, len(tokens) - 1):
+        if folded[k] not in _COORDINATION or not (joined(k - 1, k) and joined(k, k + 1)):
+            continue
+        # X and Y head: X takes Y's head ("Email and SMS marketing")
+        x = k - 1
+        if x not in covered and k + 2 < len(tokens) and joined(k + 1, k + 2):
+            for width in (1, 2):
+                head = tuple(folded[k + 2 : k + 2 + width])
+                mention = _elided_mention(vocabulary, (folded[x], *head), tokens[x])
+                if mention:
+                    found.append(mention)
+                    covered.add(x)
+                    break
+        # modifier head and Z: Z takes the modifier ("accounts payable and receivable")
+        z = k + 1
+        for first, width in placed:
+            if first + width == k and width >= 2 and z not in covered:
+                mention = _elided_mention(vocabulary, (folded[first], folded[z]), tokens[z])
+                if mention:
+                    found.append(mention)
+                    covered.add(z)
+    return found
+
+
+def _elided_mention(vocabulary: Vocabulary, key: tuple[str, ...], written: Token) -> Mention | None:
+    """A plain spelling (not exact-case, not an everyday word) for ``key``, as a mention."""
+    surfaces = vocabulary.surfaces.get(key)
+    if not surfaces or surfaces[0].exact_case or len(key[-1]) <= _SHORT:
+        return None
+    surface = surfaces[0]
+    return Mention(
+        surface.skill, written.start, written.end, surface.text, True, in_field=surface.in_field
+    )
 
 
 _OPEN_BRACKET = re.compile(r"[ \t]*\(")
