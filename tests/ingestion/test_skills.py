@@ -504,3 +504,20 @@ def test_coordination_joins_no_unrelated_words(vocabulary: Vocabulary):
         "Python and Java developers built it; sales and marketing teams used it.", vocabulary
     )
     assert not held & {"Python", "Java", "Sales", "Marketing"}
+
+
+def test_another_professions_acronym_needs_a_skill_context(vocabulary: Vocabulary):
+    text = "EXPERIENCE\nHR Officer (2021 - present)\n- Unit personnel administration on JPA for 120 soldiers.\n"
+    hr = extract_skills(text, vocabulary, "cv.txt", home_field="hr")
+    assert "Hibernate" not in {h.skill for h in hr.held}
+    developer = extract_skills(text, vocabulary, "cv.txt", home_field="technology")
+    assert "Hibernate" in {h.skill for h in developer.held}
+    listed = "SKILLS\nJava, Spring Boot, JPA, Oracle\n"
+    assert "Hibernate" in {
+        h.skill for h in extract_skills(listed, vocabulary, "cv.txt", home_field="hr").held
+    }
+
+
+def test_what_a_salesperson_sells_is_no_skill(vocabulary: Vocabulary):
+    text = "Field and phone sales of solar panel installations to homeowners."
+    assert _reasons(text, vocabulary).get("solar panel") == "project_domain"

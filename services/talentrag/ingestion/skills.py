@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -34,7 +34,7 @@ from talentrag.domain import (
     SkillStrength,
 )
 from talentrag.ingestion.context import NOT_HELD, ContextCues, Cue, CueCategory, default_cues
-from talentrag.ingestion.experience_words import education_cue_pattern
+from talentrag.ingestion.experience_words import education_cue_pattern, experience_words
 from talentrag.ingestion.intervals import merge_intervals
 from talentrag.policy.credits import HELD_CONFIDENCE
 from talentrag.policy.limits import MAX_EVIDENCE, MAX_EVIDENCE_CHARS
@@ -313,6 +313,23 @@ def _ambiguous(surface: Surface, key: tuple[str, ...]) -> bool:
     return surface.exact_case or (len(key) == 1 and len(key[0]) <= _SHORT)
 
 
+def _foreign_acronym(vocabulary: Vocabulary, home_field: str | None) -> Callable[[Mention], bool]:
+    """An acronym alias of another profession's skill: in an HR officer's "administration
+    on JPA" (the army's Joint Personnel Administration) it is no Java persistence API."""
+
+    related = experience_words().related_fields
+
+    def foreign(mention: Mention) -> bool:
+        if home_field is None or not _acronym(mention):
+            return False
+        field = vocabulary.field_of_skill(mention.skill)
+        if field in (home_field, "general"):
+            return False
+        return not any({field, home_field} <= set(group) for group in related)
+
+    return foreign
+
+
 def _acronym(mention: Mention) -> bool:
     """An alias written as a short acronym (IPS, ECS): it may be a company's initials."""
     letters = re.sub(r"[^\w]", "", mention.surface)  # "W.B", "W&B"
@@ -502,14 +519,19 @@ def _list_gap(gap: str, cues: ContextCues) -> bool:
 
 
 def _screen(
-    text: str, candidates: list[Mention], sections: _Sections, cues: ContextCues
+    text: str,
+    candidates: list[Mention],
+    sections: _Sections,
+    cues: ContextCues,
+    foreign: Callable[[Mention], bool] = lambda _mention: False,
 ) -> tuple[list[Mention], list[tuple[Mention, str]]]:
-    """Keep the mentions that are skills here; reject the rest with a reason."""
+    """Keep the mentions that are skills here; reject the rest with a reason. A
+    ``foreign`` mention needs a skill context like an ambiguous one."""
     vetoes = [_veto(text, c, sections, cues) for c in candidates]
     accepted: list[Mention] = []
     rejected: list[tuple[Mention, str]] = []
     for index, mention in enumerate(candidates):
-        if not mention.ambiguous and vetoes[index] is None:
+        if not (mention.ambiguous or foreign(mention)) and vetoes[index] is None:
             accepted.append(mention)
             continue
         reason = vetoes[index] or _context_problem(text, candidates, vetoes, index, sections, cues)
@@ -891,7 +913,9 @@ def extract_skills(
     cues = default_cues()
     located = _Sections(sections)
     tokens, candidates = _candidates(text, vocabulary, skip)
-    mentions, screened_out = _screen(text, candidates, located, cues)
+    mentions, screened_out = _screen(
+        text, candidates, located, cues, _foreign_acronym(vocabulary, home_field)
+    )
     mentions = _with_phrases(text, mentions, candidates, vocabulary, skip)
     mentions, off_field = _field_screen(text, mentions, located, cues, vocabulary, home_field)
     screened_out += off_field
