@@ -521,3 +521,8 @@ def test_another_professions_acronym_needs_a_skill_context(vocabulary: Vocabular
 def test_what_a_salesperson_sells_is_no_skill(vocabulary: Vocabulary):
     text = "Field and phone sales of solar panel installations to homeowners."
     assert _reasons(text, vocabulary).get("solar panel") == "project_domain"
+
+
+def test_a_clients_team_holds_what_it_built(vocabulary: Vocabulary):
+    text = "The app is on Android and iOS; the mobile apps are developed by the client's own team."
+    assert "Mobile App Development" not in _held(text, vocabulary)

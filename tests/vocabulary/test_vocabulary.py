@@ -58,6 +58,11 @@ def test_vocabulary_is_large_and_covers_tech_and_other_professions(vocabulary: V
         ("licensing agreements", "IP Licensing"),
         ("English Language Teaching", "ESL Teaching"),
         ("offer negotiation", "Offer Negotiation"),  # a recruiter's, not Negotiation
+        ("OSHA 30", "OSHA Outreach Training"),
+        ("MOS Expert", "Microsoft Office Specialist"),
+        ("Paediatric first aid", "Paediatric First Aid"),
+        ("requirement gathering", "Requirements Gathering"),
+        ("Carpentries", "Software Carpentry"),  # workshops, not woodwork
     ],
 )
 def test_aliases(vocabulary: Vocabulary, spelling: str, skill: str):
