@@ -526,3 +526,26 @@ def test_what_a_salesperson_sells_is_no_skill(vocabulary: Vocabulary):
 def test_a_clients_team_holds_what_it_built(vocabulary: Vocabulary):
     text = "The app is on Android and iOS; the mobile apps are developed by the client's own team."
     assert "Mobile App Development" not in _held(text, vocabulary)
+
+
+@pytest.mark.parametrize(
+    ("text", "skill"),
+    [
+        ("Recruit, train and schedule a brigade of 22 chefs.", "Corporate Training"),
+        ("Train new prep cooks on knife skills.", "Corporate Training"),
+        ("General ledger, AP/AR and bank reconciliations.", "Accounts Payable"),
+        ("General ledger, AP/AR and bank reconciliations.", "Accounts Receivable"),
+        ("Led the move from SVN to Git.", "Apache Subversion"),
+        ("k6 load tests before each major release.", "k6"),
+        ("Modelled the finance marts in Snowflake with dbt.", "Data Modeling"),
+        ("Parent consultations and home learning through Google Classroom.", "Google Classroom"),
+    ],
+)
+def test_more_ways_a_cv_shows_a_skill(vocabulary: Vocabulary, text: str, skill: str):
+    assert skill in _held(text, vocabulary)
+
+
+def test_trained_staff_are_not_training(vocabulary: Vocabulary):
+    assert "Corporate Training" not in _held(
+        "Recruited a pool of 150 trained polling staff.", vocabulary
+    )

@@ -64,3 +64,35 @@ def test_other_peoples_professions_in_a_role_are_not_titles(vocabulary: Vocabula
 def test_every_title_skill_is_in_the_shipped_vocabulary(vocabulary: Vocabulary):
     missing = [s for s in experience_words().title_skills if s not in vocabulary.skills]
     assert missing == []
+
+
+ACADEMIC = """Maria Lopez
+Senior Biostatistician
+
+EXPERIENCE
+Senior Biostatistician, Clinical Epidemiology Unit | 2019 - Present
+- Design and analysis of clinical trials.
+
+GRANTS
+2022 - 2025  Instituto de Salud Carlos III, Proyectos de Investigacion (PI)
+
+HOBBIES
+Grant writing retreats are not a hobby.
+"""
+
+
+def test_a_grants_section_shows_grant_writing(vocabulary: Vocabulary):
+    held = _held(ACADEMIC, vocabulary)["Grant Writing"]
+    assert held.strength is SkillStrength.ROLE
+    assert held.evidence[0].text.startswith("GRANTS")
+    empty = ACADEMIC.replace(
+        "2022 - 2025  Instituto de Salud Carlos III, Proyectos de Investigacion (PI)\n", ""
+    )
+    assert "Grant Writing" not in _held(
+        empty.replace("Grant writing retreats are not a hobby.", ""), vocabulary
+    )
+
+
+def test_every_heading_skill_is_in_the_shipped_vocabulary(vocabulary: Vocabulary):
+    missing = [s for s in experience_words().heading_skills if s not in vocabulary.skills]
+    assert missing == []

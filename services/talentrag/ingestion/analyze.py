@@ -15,7 +15,7 @@ from talentrag.ingestion.cv_parser import parse_cv, split_sections
 from talentrag.ingestion.duplicates import signature
 from talentrag.ingestion.skill_depth import add_skill_depth
 from talentrag.ingestion.skills import extract_skills
-from talentrag.ingestion.title_skills import add_title_skills
+from talentrag.ingestion.title_skills import add_heading_skills, add_title_skills
 from talentrag.policy.limits import MAX_ANALYSED_CHARS
 from talentrag.vocabulary.vocabulary import Vocabulary
 
@@ -125,6 +125,7 @@ def analyze_document(
     extraction = extract_skills(text, vocabulary, source_file, skip, sections, home_field)
     if parsed:
         add_title_skills(extraction, parsed.roles, text, vocabulary, source_file)
+        add_heading_skills(extraction, parsed.sections, text, vocabulary, source_file)
         add_skill_depth(extraction.held, extraction.positions, parsed.roles, parsed.skill_years)
     chunks = chunk_text(text, source_file)
     record = DocumentRecord(

@@ -50,6 +50,7 @@ class ExperienceWords(BaseModel):
     document_title_words: Words = Field(min_length=1)
     post_nominals: Words = Field(min_length=1)
     title_skills: dict[str, Words] = Field(min_length=1)
+    heading_skills: dict[str, Words] = Field(default_factory=dict)
 
     @field_validator("months")
     @classmethod
@@ -58,7 +59,7 @@ class ExperienceWords(BaseModel):
             raise ValueError("months must name every month 1-12 with at least one spelling")
         return months
 
-    @field_validator("sections", "title_skills")
+    @field_validator("sections", "title_skills", "heading_skills")
     @classmethod
     def _non_empty(cls, lists: dict[str, Words], info: ValidationInfo) -> dict[str, Words]:
         empty = [key for key, words in lists.items() if not words]

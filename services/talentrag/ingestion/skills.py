@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -313,21 +313,24 @@ def _ambiguous(surface: Surface, key: tuple[str, ...]) -> bool:
     return surface.exact_case or (len(key) == 1 and len(key[0]) <= _SHORT)
 
 
-def _foreign_acronym(vocabulary: Vocabulary, home_field: str | None) -> Callable[[Mention], bool]:
-    """An acronym alias of another profession's skill: in an HR officer's "administration
-    on JPA" (the army's Joint Personnel Administration) it is no Java persistence API."""
+class _FieldJudge:
+    """What a CV's own profession changes about a mention (``foreign``)."""
 
-    related = experience_words().related_fields
+    def __init__(self, vocabulary: Vocabulary, home_field: str | None):
+        self.vocabulary = vocabulary
+        self.home_field = home_field
+        self.related = experience_words().related_fields
 
-    def foreign(mention: Mention) -> bool:
-        if home_field is None or not _acronym(mention):
+    def foreign(self, mention: Mention) -> bool:
+        """An acronym alias of another profession's skill needs a skill context: in an HR
+        officer's "administration on JPA" (the army's Joint Personnel Administration)
+        it is no Java persistence API."""
+        if self.home_field is None or not _acronym(mention):
             return False
-        field = vocabulary.field_of_skill(mention.skill)
-        if field in (home_field, "general"):
+        field = self.vocabulary.field_of_skill(mention.skill)
+        if field in (self.home_field, "general"):
             return False
-        return not any({field, home_field} <= set(group) for group in related)
-
-    return foreign
+        return not any({field, self.home_field} <= set(group) for group in self.related)
 
 
 def _acronym(mention: Mention) -> bool:
@@ -523,15 +526,14 @@ def _screen(
     candidates: list[Mention],
     sections: _Sections,
     cues: ContextCues,
-    foreign: Callable[[Mention], bool] = lambda _mention: False,
+    judge: _FieldJudge,
 ) -> tuple[list[Mention], list[tuple[Mention, str]]]:
-    """Keep the mentions that are skills here; reject the rest with a reason. A
-    ``foreign`` mention needs a skill context like an ambiguous one."""
+    """Keep the mentions that are skills here; reject the rest with a reason."""
     vetoes = [_veto(text, c, sections, cues) for c in candidates]
     accepted: list[Mention] = []
     rejected: list[tuple[Mention, str]] = []
     for index, mention in enumerate(candidates):
-        if not (mention.ambiguous or foreign(mention)) and vetoes[index] is None:
+        if not (mention.ambiguous or judge.foreign(mention)) and vetoes[index] is None:
             accepted.append(mention)
             continue
         reason = vetoes[index] or _context_problem(text, candidates, vetoes, index, sections, cues)
@@ -654,7 +656,8 @@ def find_mentions(
 ) -> list[Mention]:
     """Every spelling in ``text`` that is a skill in its place (context not yet judged)."""
     _, candidates = _candidates(text, vocabulary, skip)
-    accepted, _ = _screen(text, candidates, _Sections(sections), default_cues())
+    judge = _FieldJudge(vocabulary, None)
+    accepted, _ = _screen(text, candidates, _Sections(sections), default_cues(), judge)
     return accepted
 
 
@@ -914,7 +917,7 @@ def extract_skills(
     located = _Sections(sections)
     tokens, candidates = _candidates(text, vocabulary, skip)
     mentions, screened_out = _screen(
-        text, candidates, located, cues, _foreign_acronym(vocabulary, home_field)
+        text, candidates, located, cues, _FieldJudge(vocabulary, home_field)
     )
     mentions = _with_phrases(text, mentions, candidates, vocabulary, skip)
     mentions, off_field = _field_screen(text, mentions, located, cues, vocabulary, home_field)

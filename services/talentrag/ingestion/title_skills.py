@@ -1,4 +1,5 @@
-"""The profession a role's title names is a skill its holder practised.
+"""The profession a role's title names is a skill its holder practised; so is what some
+section headings name ("Grants").
 
 "Staff Nurse", "Head Chef", "Senior Accountant": a CV rarely lists Nursing, Cooking or
 Accounting among its skills, yet that is what a recruiter searches for. A role in the
@@ -10,9 +11,11 @@ the title line as evidence.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 
 from talentrag.domain import MatchKind, Role, SkillStrength
+from talentrag.ingestion.cv_parser import Section
 from talentrag.ingestion.experience_words import alternation, experience_words
 from talentrag.ingestion.skills import (
     SkillExtraction,
@@ -43,6 +46,45 @@ def _title_mentions(role: Role, text: str) -> list[tuple[str, int, int]]:
         ):
             found.append((skill, where.start(), where.end()))
     return found
+
+
+def add_heading_skills(
+    extraction: SkillExtraction,
+    sections: Sequence[Section],
+    text: str,
+    vocabulary: Vocabulary,
+    source_file: str,
+) -> None:
+    """Hold the skills that sections' headings show (``heading_skills``): a "Grants"
+    section listing grants won is grant writing. The heading and the first line under it
+    are the evidence; an empty section shows nothing."""
+    wanted = {
+        word.casefold(): skill
+        for skill, words in experience_words().heading_skills.items()
+        for word in words
+        if skill in vocabulary.skills
+    }
+    held = {h.skill: h for h in extraction.held}
+    for section in sections:
+        skill = wanted.get(" ".join(section.heading.casefold().split()))
+        first_line = text[section.body : section.end].strip().split("\n", 1)[0].strip()
+        if skill is None or len(first_line) < _LEAST_ITEM:
+            continue
+        start = section.start
+        end = text.index(first_line, section.body) + len(first_line)
+        evidence = passage(
+            text, (start, start + len(section.heading)), (start, end), skill, source_file
+        )
+        evidence.strength = SkillStrength.ROLE
+        hold(
+            held, vocabulary, skill, section.heading, MatchKind.ALIAS, evidence, SkillStrength.ROLE
+        )
+        extraction.positions.setdefault(skill, []).append(start)
+    extraction.held = sorted(held.values(), key=lambda h: h.skill)
+    extraction.rejected = [r for r in extraction.rejected if r.skill not in held]
+
+
+_LEAST_ITEM = 12  # "2023 – 2028   NIH R01 (PI)": an item, not a stray word
 
 
 def add_title_skills(
