@@ -7,8 +7,6 @@ figure measured when the marker was set.
 
 from __future__ import annotations
 
-import pytest
-
 from tests.devset.score import TARGETS, Report
 
 
@@ -17,7 +15,6 @@ def check(report: Report, key: str) -> None:
     assert target.met(report), f"{target.name}: measured {target.figure(report)}"
 
 
-@pytest.mark.xfail(strict=True, reason="not met yet: claim F1 0.854")
 def test_claim_f1(devset_report: Report) -> None:
     check(devset_report, "claim_f1")
 

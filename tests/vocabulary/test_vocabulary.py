@@ -63,6 +63,9 @@ def test_vocabulary_is_large_and_covers_tech_and_other_professions(vocabulary: V
         ("Paediatric first aid", "Paediatric First Aid"),
         ("requirement gathering", "Requirements Gathering"),
         ("Carpentries", "Software Carpentry"),  # workshops, not woodwork
+        ("ServSafe Food Handler", "ServSafe"),
+        ("vendor payments", "Accounts Payable"),
+        ("diabetes self-management education", "Diabetes Education"),
     ],
 )
 def test_aliases(vocabulary: Vocabulary, spelling: str, skill: str):
