@@ -164,6 +164,7 @@ def _elided(
     Marketing), "unit and integration tests" (unit tests), "accounts payable and
     receivable" (accounts receivable). The mention is the one word written."""
     covered = {k for first, width in placed for k in range(first, first + width)}
+    ending_at = {first + width: first for first, width in placed if width >= 2}
 
     def joined(left: int, right: int) -> bool:  # tokens separated by spaces only
         return not text[tokens[left].end : tokens[right].start].strip()
@@ -183,13 +184,12 @@ def _elided(
                     covered.add(x)
                     break
         # modifier head and Z: Z takes the modifier ("accounts payable and receivable")
-        z = k + 1
-        for first, width in placed:
-            if first + width == k and width >= 2 and z not in covered:
-                mention = _elided_mention(vocabulary, (folded[first], folded[z]), tokens[z])
-                if mention:
-                    found.append(mention)
-                    covered.add(z)
+        z, first = k + 1, ending_at.get(k)
+        if first is not None and z not in covered:
+            mention = _elided_mention(vocabulary, (folded[first], folded[z]), tokens[z])
+            if mention:
+                found.append(mention)
+                covered.add(z)
     return found
 
 
