@@ -108,6 +108,16 @@ async def drop_database(server_url: str, url: str) -> None:
 
 
 @pytest.fixture
+def lightrag_environment() -> Iterator[None]:
+    """The POSTGRES_* variables a PostgreSQL knowledge base sets, restored after the test."""
+    kept = {k: v for k, v in os.environ.items() if k.startswith("POSTGRES_")}
+    yield
+    for name in [k for k in os.environ if k.startswith("POSTGRES_")]:
+        del os.environ[name]
+    os.environ.update(kept)
+
+
+@pytest.fixture
 async def postgres_url(postgres_server: str) -> AsyncIterator[str]:
     """A fresh, empty database for one test, dropped after it."""
     url = await create_database(postgres_server)

@@ -11,7 +11,6 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,16 +32,6 @@ QUERIES = [
     {"query": "Java developers who know Spring", "top_k": 20},
     {"job_description_id": "jd-platform-engineer", "top_k": 10},
 ]
-
-
-@pytest.fixture
-def lightrag_environment() -> Iterator[None]:
-    """The POSTGRES_* variables a PostgreSQL knowledge base sets, restored after the test."""
-    kept = {k: v for k, v in os.environ.items() if k.startswith("POSTGRES_")}
-    yield
-    for name in [k for k in os.environ if k.startswith("POSTGRES_")]:
-        del os.environ[name]
-    os.environ.update(kept)
 
 
 def _settings(data_dir: Path, url: str | None = None, tenant: str = "default") -> Settings:

@@ -27,7 +27,6 @@ from talentrag.ingestion.pipeline import CopyReport
 from talentrag.ingestion.writer_lock import WriterLock
 from talentrag.runtime import WRITE_LOCK_FILE, check_manifest, open_knowledge_base
 from talentrag.store import SQLiteCandidateStore
-from talentrag.store.postgres import PostgresCandidateStore
 
 TenantProgress = Callable[[str], Callable[[int, int], None]]
 """Given a tenant, the callback its copy reports (documents done, documents to do) to."""
@@ -115,7 +114,6 @@ async def _copy_tenants(
             documents_after = (await kb.store.document_counts()).get(tenant, 0)
             graph_after = await kb.graph.sizes(tenant)
             report.tenants.append(TenantCopy(copy, documents_after, graph_before, graph_after))
-        if isinstance(kb.store, PostgresCandidateStore):
-            await kb.store.refresh_statistics()
+        await kb.store.refresh_statistics()
     report.vectors_reused, report.vectors_embedded = vectors.reused, vectors.embedded
     return report

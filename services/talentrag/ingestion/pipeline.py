@@ -44,7 +44,11 @@ from talentrag.ingestion.graph import build_custom_kg, merge_kgs
 from talentrag.ingestion.readers import clean_text
 from talentrag.ingestion.workers import AnalysisPool
 from talentrag.ingestion.writer_lock import WriterLock
-from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES, GRAPH_WRITE_DOCUMENTS
+from talentrag.policy.limits import (
+    DEFAULT_MAX_DOCUMENT_BYTES,
+    GRAPH_WRITE_DOCUMENTS,
+    STATISTICS_AFTER_DOCUMENTS,
+)
 from talentrag.store.base import (
     CandidateStore,
     RowStatus,
@@ -210,6 +214,9 @@ class Ingestor:
                         for _ in copies:
                             progress()
                 results += failures + await self._ingest_batch(tenant, sources, progress)
+            written = (Outcome.INGESTED, Outcome.UPDATED)
+            if sum(r.outcome in written for r in results) >= STATISTICS_AFTER_DOCUMENTS:
+                await self.store.refresh_statistics()
         return results
 
     async def ingest_documents(

@@ -60,3 +60,9 @@ relations LightRAG returns (which talentrag does not rank by) are bounded."""
 def default_ingest_workers() -> int:
     """Analysis processes: one per core but one, which stays free for the event loop (min 1)."""
     return max(1, (os.cpu_count() or 2) - 1)
+
+
+STATISTICS_AFTER_DOCUMENTS = 500
+"""An ingest that writes at least this many documents refreshes the database planner's
+statistics when it ends: a freshly filled table is otherwise planned as empty until
+autovacuum analyses it (searches several times slower meanwhile)."""

@@ -267,6 +267,10 @@ class CandidateStore(ABC):
     async def document_counts(self) -> dict[str, int]:
         """Per tenant, how many active documents it has (tenants with none are absent)."""
 
+    async def refresh_statistics(self) -> None:  # noqa: B027 - a no-op unless a planner needs it
+        """Bring the query planner's statistics up to date after a bulk write (PostgreSQL:
+        ``ANALYZE``). The embedded store needs none."""
+
     @abstractmethod
     async def restamp(
         self,
