@@ -52,3 +52,25 @@ def test_storages_follow_the_database_url_unless_chosen() -> None:
     )
     assert lightrag_storages(chosen)["vector_storage"] == "FaissVectorDBStorage"
     assert lightrag_storages(chosen)["kv_storage"] == "PGKVStorage"
+
+
+def test_lightrags_probe_for_a_missing_table_is_not_logged_as_an_error() -> None:
+    import logging
+
+    environ: dict[str, str] = {}
+    configure_lightrag_postgres("postgresql://u@h/db", environ)
+    seen: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: seen.append(record.getMessage())  # type: ignore[method-assign]
+    logger = logging.getLogger("lightrag")
+    logger.addHandler(handler)
+    try:
+        logger.error('PostgreSQL database, error:relation "lightrag_doc_full" does not exist')
+        logger.error('PostgreSQL database, error:relation "documents" does not exist')
+        logger.error("PostgreSQL database, error:connection refused")
+    finally:
+        logger.removeHandler(handler)
+    assert seen == [
+        'PostgreSQL database, error:relation "documents" does not exist',
+        "PostgreSQL database, error:connection refused",
+    ]

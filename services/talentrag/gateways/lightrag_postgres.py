@@ -9,7 +9,9 @@ every tenant in one workspace) is refused.
 
 from __future__ import annotations
 
+import logging
 import os
+import re
 from collections.abc import MutableMapping
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -63,3 +65,26 @@ def configure_lightrag_postgres(url: str, environ: MutableMapping[str, str] = os
             "workspace, and that variable would put every tenant in one"
         )
     environ.update(lightrag_environment(url))
+    _quiet_table_probes()
+
+
+# LightRAG finds out whether its tables exist by selecting from each and logging the
+# failure at ERROR before it creates the table: eight alarming lines on every fresh
+# database. The probe's exception is handled there; any other query's still reaches us.
+_TABLE_PROBE = re.compile(r'^PostgreSQL database, error:relation "lightrag_\w+" does not exist$')
+
+
+class _TableProbeFilter(logging.Filter):
+    """Drops LightRAG's log line for a table that does not exist yet."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not _TABLE_PROBE.match(record.getMessage())
+
+
+_PROBE_FILTER = _TableProbeFilter()
+
+
+def _quiet_table_probes() -> None:
+    logger = logging.getLogger("lightrag")
+    if _PROBE_FILTER not in logger.filters:
+        logger.addFilter(_PROBE_FILTER)
