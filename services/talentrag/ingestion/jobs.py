@@ -17,6 +17,7 @@ from talentrag.domain import DocumentType
 from talentrag.errors import DocumentError, TalentragError
 from talentrag.ingestion.analyze import document_id_for
 from talentrag.ingestion.pipeline import (
+    WRITTEN,
     Ingestor,
     IngestResult,
     Outcome,
@@ -24,6 +25,7 @@ from talentrag.ingestion.pipeline import (
     SourceDocument,
     expand_paths,
 )
+from talentrag.policy.limits import STATISTICS_AFTER_DOCUMENTS
 from talentrag.store.jobs import IngestJob, ItemKind, JobItem, JobStatus, JobStore
 
 log = logging.getLogger(__name__)
@@ -190,8 +192,13 @@ class IngestJobs:
         """Run one queued job to the end, a batch at a time; every item gets an outcome."""
         job = await self._get(tenant, job_id)
         await self.jobs.set_status(tenant, job_id, JobStatus.RUNNING)
+        written = 0
         while batch := await self.jobs.waiting_items(tenant, job_id, self.batch_size):
-            await self.jobs.record(tenant, job_id, await self._ingest(job, batch))
+            outcomes = await self._ingest(job, batch)
+            written += sum(o[1] in WRITTEN for o in outcomes)
+            await self.jobs.record(tenant, job_id, outcomes)
+        if written >= STATISTICS_AFTER_DOCUMENTS:
+            await self.ingestor.store.refresh_statistics()
         await self.jobs.set_status(tenant, job_id, JobStatus.DONE)
         if job_id in self._finished:
             self._finished[job_id].set()

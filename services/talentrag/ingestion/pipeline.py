@@ -70,6 +70,10 @@ class Outcome(StrEnum):
     FAILED = "failed"
 
 
+WRITTEN = frozenset({Outcome.INGESTED, Outcome.UPDATED})
+"""The outcomes that wrote a document."""
+
+
 @dataclass(frozen=True)
 class IngestResult:
     """The outcome for one source (a path or an id), with the reason when it failed."""
@@ -214,8 +218,7 @@ class Ingestor:
                         for _ in copies:
                             progress()
                 results += failures + await self._ingest_batch(tenant, sources, progress)
-            written = (Outcome.INGESTED, Outcome.UPDATED)
-            if sum(r.outcome in written for r in results) >= STATISTICS_AFTER_DOCUMENTS:
+            if sum(r.outcome in WRITTEN for r in results) >= STATISTICS_AFTER_DOCUMENTS:
                 await self.store.refresh_statistics()
         return results
 
