@@ -10,7 +10,7 @@ import pytest
 
 from talentrag.config import Settings
 from talentrag.domain import DocumentType
-from talentrag.ingestion import jobs, pipeline
+from talentrag.ingestion import pipeline
 from talentrag.runtime import open_knowledge_base
 from talentrag.store.jobs import ItemKind, JobItem
 from tests.conftest import AS_OF
@@ -60,7 +60,7 @@ async def test_a_bulk_upload_job_refreshes_them_too(
         data_dir=tmp_path / "kb", database_url=postgres_url, embedder="hashing", hashing_dim=64,
         ingest_workers=0,
     )  # fmt: skip
-    monkeypatch.setattr(jobs, "STATISTICS_AFTER_DOCUMENTS", 2)
+    monkeypatch.setattr(pipeline, "STATISTICS_AFTER_DOCUMENTS", 2)
     items = [
         JobItem(
             ItemKind.TEXT, f"cv{n}", f"Person {n}\nSKILLS\nPython and AWS.\n".encode(), f"cv{n}"

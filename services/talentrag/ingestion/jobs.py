@@ -25,7 +25,6 @@ from talentrag.ingestion.pipeline import (
     SourceDocument,
     expand_paths,
 )
-from talentrag.policy.limits import STATISTICS_AFTER_DOCUMENTS
 from talentrag.store.jobs import IngestJob, ItemKind, JobItem, JobStatus, JobStore
 
 log = logging.getLogger(__name__)
@@ -197,8 +196,7 @@ class IngestJobs:
             outcomes = await self._ingest(job, batch)
             written += sum(o[1] in WRITTEN for o in outcomes)
             await self.jobs.record(tenant, job_id, outcomes)
-        if written >= STATISTICS_AFTER_DOCUMENTS:
-            await self.ingestor.store.refresh_statistics()
+        await self.ingestor.after_bulk_write(written)
         await self.jobs.set_status(tenant, job_id, JobStatus.DONE)
         if job_id in self._finished:
             self._finished[job_id].set()

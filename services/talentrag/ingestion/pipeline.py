@@ -218,9 +218,14 @@ class Ingestor:
                         for _ in copies:
                             progress()
                 results += failures + await self._ingest_batch(tenant, sources, progress)
-            if sum(r.outcome in WRITTEN for r in results) >= STATISTICS_AFTER_DOCUMENTS:
-                await self.store.refresh_statistics()
+            await self.after_bulk_write(sum(r.outcome in WRITTEN for r in results))
         return results
+
+    async def after_bulk_write(self, written: int) -> None:
+        """Refresh the planner's statistics once an ingest or a job has written
+        ``STATISTICS_AFTER_DOCUMENTS`` documents or more (a no-op on the embedded store)."""
+        if written >= STATISTICS_AFTER_DOCUMENTS:
+            await self.store.refresh_statistics()
 
     async def ingest_documents(
         self, tenant: str, sources: list[SourceDocument], precondition: Precondition | None = None

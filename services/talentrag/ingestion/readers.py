@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 import ftfy
 
 from talentrag.errors import DocumentError
+from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES, MAX_ANALYSED_CHARS, MIN_TEXT_CHARS
 
 if TYPE_CHECKING:
     from docx.table import Table
     from docx.text.paragraph import Paragraph
-from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES, MAX_ANALYSED_CHARS, MIN_TEXT_CHARS
 
 log = logging.getLogger(__name__)
 

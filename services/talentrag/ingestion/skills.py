@@ -421,6 +421,13 @@ def _web_address(text: str, mention: Mention) -> bool:
     )
 
 
+def _line_start(text: str, position: int, reach: int = 200) -> int:
+    """Where ``position``'s line starts, looking back at most ``reach`` characters: every
+    look-back is bounded, so a 200 KB line without breaks stays linear."""
+    window = max(0, position - reach)
+    return text.rfind("\n", window, position) + 1 or window
+
+
 def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -> str | None:
     """Why a mention can never be a skill here, if it cannot: a web address, a section's
     heading, an organisation's name; for a short or everyday name, also an abbreviation."""
@@ -428,8 +435,7 @@ def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -
         return "web_address"
     if sections.in_heading(mention.start):
         return "no_skill_context"  # "SOFTWARE" heads a list; it is no item of it
-    window = max(0, mention.start - 80)  # bounded: a 200 KB line stays linear
-    before = text[text.rfind("\n", window, mention.start) + 1 or window : mention.start]
+    before = text[_line_start(text, mention.start, 80) : mention.start]
     if text[mention.start].isupper() and cues.org_before.search(before):
         return "employer_or_school_name"
     if not (mention.ambiguous or _acronym(mention)):
@@ -488,7 +494,7 @@ def _domain_of_work(text: str, mention: Mention, cues: ContextCues) -> bool:
     "billing modules", "Real estate listing portal" (capitalised only as a line's start),
     "software for medical devices"."""
     written = text[mention.start : mention.end]
-    line_start = text.rfind("\n", max(0, mention.start - 200), mention.start) + 1
+    line_start = _line_start(text, mention.start)
     first_word = not text[line_start : mention.start].strip(" \t-•*·–—>")
     body = written[1:] if first_word else written
     if any(ch.isupper() for ch in body):
@@ -500,8 +506,7 @@ def _domain_of_work(text: str, mention: Mention, cues: ContextCues) -> bool:
 def _degree_subject(text: str, mention: Mention, cues: ContextCues) -> bool:
     """True when the mention's line names a degree or a school and nothing studied
     ("coursework", "thesis") stands before the mention on it."""
-    window = max(0, mention.start - 200)  # bounded, like every look-back here
-    line_start = text.rfind("\n", window, mention.start) + 1 or window
+    line_start = _line_start(text, mention.start)
     line_end = text.find("\n", mention.end, mention.end + 200)
     line = text[line_start : line_end if line_end != -1 else mention.end + 200]
     if cues.study_word.search(text, line_start, mention.start):
@@ -574,8 +579,7 @@ def _context_problem(
         return None
     if _listed_with_skills(text, candidates, vetoes, index, cues):
         return None
-    line_start = text.rfind("\n", 0, mention.start) + 1
-    window = text[max(line_start, mention.start - 80) : mention.start]
+    window = text[_line_start(text, mention.start, 80) : mention.start]
     if cues.context_before.search(window) or cues.context_after.match(text, mention.end):
         return None
     return "no_skill_context"
@@ -594,8 +598,7 @@ def _bracketed(text: str, position: int) -> bool:
 
 def _open_bracket(text: str, position: int) -> int:
     """Where the bracket still open at ``position`` on its line opened, or -1."""
-    window = max(0, position - 200)  # bounded, like every look-back here
-    line = text.rfind("\n", window, position) + 1 or window
+    line = _line_start(text, position)
     opened = text.rfind("(", line, position)
     return opened if opened > text.rfind(")", line, position) else -1
 
@@ -830,10 +833,7 @@ class _Document:
 
     def _closed_bracket(self, cue: Cue, position: int) -> bool:
         """A cue inside brackets ("Docker (coursework only), React") ends with them."""
-        text = self.text
-        line = text.rfind("\n", 0, cue.start) + 1
-        opened = text.rfind("(", line, cue.start) > text.rfind(")", line, cue.start)
-        return opened and text.find(")", cue.end, position) != -1
+        return _bracketed(self.text, cue.start) and self.text.find(")", cue.end, position) != -1
 
     def _backward(self, index: int, clause_end: int) -> tuple[Cue, int] | None:
         mention = self.mentions[index]

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from functools import cache
 
-from talentrag.domain import MatchKind, Role, SkillStrength
+from talentrag.domain import HeldSkill, MatchKind, Role, SkillStrength
 from talentrag.ingestion.cv_parser import Section
 from talentrag.ingestion.experience_words import alternation, experience_words
 from talentrag.ingestion.skills import (
@@ -72,16 +72,9 @@ def add_heading_skills(
             continue
         start = section.start
         end = text.index(first_line, section.body) + len(first_line)
-        evidence = passage(
-            text, (start, start + len(section.heading)), (start, end), skill, source_file
-        )
-        evidence.strength = SkillStrength.ROLE
-        hold(
-            held, vocabulary, skill, section.heading, MatchKind.ALIAS, evidence, SkillStrength.ROLE
-        )
-        extraction.positions.setdefault(skill, []).append(start)
-    extraction.held = sorted(held.values(), key=lambda h: h.skill)
-    extraction.rejected = [r for r in extraction.rejected if r.skill not in held]
+        mention = (start, start + len(section.heading))
+        _hold_as_role(extraction, held, vocabulary, skill, mention, (start, end), text, source_file)
+    _settle(extraction, held, vocabulary)
 
 
 _LEAST_ITEM = 12  # "2023 – 2028   NIH R01 (PI)": an item, not a stray word
@@ -101,13 +94,35 @@ def add_title_skills(
         for skill, start, end in _title_mentions(role, text):
             if skill not in vocabulary.skills:
                 continue
-            evidence = passage(
-                text, (start, end), sentence_span(text, start, end), skill, source_file
+            sentence = sentence_span(text, start, end)
+            _hold_as_role(
+                extraction, held, vocabulary, skill, (start, end), sentence, text, source_file
             )
-            evidence.strength = SkillStrength.ROLE
-            title = text[start:end]
-            hold(held, vocabulary, skill, title, MatchKind.ALIAS, evidence, SkillStrength.ROLE)
-            extraction.positions.setdefault(skill, []).append(start)
+    _settle(extraction, held, vocabulary)
+
+
+def _hold_as_role(
+    extraction: SkillExtraction,
+    held: dict[str, HeldSkill],
+    vocabulary: Vocabulary,
+    skill: str,
+    mention: tuple[int, int],
+    sentence: tuple[int, int],
+    text: str,
+    source_file: str,
+) -> None:
+    """Hold ``skill`` at the strength of a role, the words at ``mention`` as evidence."""
+    evidence = passage(text, mention, sentence, skill, source_file)
+    evidence.strength = SkillStrength.ROLE
+    written = text[mention[0] : mention[1]]
+    hold(held, vocabulary, skill, written, MatchKind.ALIAS, evidence, SkillStrength.ROLE)
+    extraction.positions.setdefault(skill, []).append(mention[0])
+
+
+def _settle(
+    extraction: SkillExtraction, held: dict[str, HeldSkill], vocabulary: Vocabulary
+) -> None:
+    """Write ``held`` back with the skills it implies; a held skill is no rejected one."""
     add_implied(held, vocabulary)
     extraction.held = sorted(held.values(), key=lambda h: h.skill)
     extraction.rejected = [r for r in extraction.rejected if r.skill not in held]

@@ -189,22 +189,22 @@ class Vocabulary:
         return self.categories[self.skills[skill].category].field
 
     @cached_property
+    def phrase_skills(self) -> dict[str, str]:
+        """Group name in ``phrase_pattern`` -> the skill whose ``patterns`` it holds."""
+        with_patterns = [name for name, spec in self.skills.items() if spec.patterns]
+        return {f"p{i}": name for i, name in enumerate(with_patterns)}
+
+    @cached_property
     def phrase_pattern(self) -> re.Pattern[str] | None:
         """The skills' ``patterns`` as one case-insensitive alternation, a group per
         skill (``phrase_skills`` names them): "Leading a team of 6" is Leadership."""
         groups = [
-            f"(?P<p{i}>{'|'.join(spec.patterns)})"
-            for i, spec in enumerate(s for s in self.skills.values() if s.patterns)
+            f"(?P<{group}>{'|'.join(self.skills[name].patterns)})"
+            for group, name in self.phrase_skills.items()
         ]
         if not groups:
             return None
         return re.compile(rf"(?<!\w)(?:{'|'.join(groups)})(?!\w)", re.IGNORECASE)
-
-    @cached_property
-    def phrase_skills(self) -> dict[str, str]:
-        """Group name in ``phrase_pattern`` -> skill."""
-        with_patterns = [name for name, spec in self.skills.items() if spec.patterns]
-        return {f"p{i}": name for i, name in enumerate(with_patterns)}
 
     @cached_property
     def max_surface_tokens(self) -> int:
