@@ -51,7 +51,7 @@ from tests.devset.measures import (
     rank_figures,
     vocabulary_gaps,
 )
-from tests.devset.truth import AS_OF, DevSet, QueryTruth, load_devset
+from tests.devset.truth import AS_OF, DEVSET, DevSet, QueryTruth, load_devset
 
 K = 10
 EmbedderName = Literal["hashing", "minilm"]
@@ -244,14 +244,16 @@ def score(
     )
 
 
-async def measure(data_dir: Path, embedder: EmbedderName = "hashing") -> Report:
+async def measure(
+    data_dir: Path, embedder: EmbedderName = "hashing", root: Path = DEVSET
+) -> Report:
     """Build the knowledge base in ``data_dir`` (empty), run everything, score it.
 
     The hashing embedder keeps ``make test`` fast; MiniLM (the default of a real
     deployment) changes only what goes through the semantic fallback.
     """
     started = time.perf_counter()
-    devset = load_devset()
+    devset = load_devset(root)
     settings = Settings(
         data_dir=data_dir, embedder=embedder, ingest_batch_size=100, ingest_workers=0
     )
@@ -484,12 +486,15 @@ def main() -> None:
     parser.add_argument(
         "--embedder", choices=["hashing", "minilm"], default="hashing", help="default: hashing"
     )
+    parser.add_argument(
+        "--root", type=Path, default=DEVSET, help="a set laid out like tests/devset (default)"
+    )
     args = parser.parse_args()
     # nano-vectordb configures the root logger at import and bm25s logs at debug level
     logging.basicConfig(level=logging.WARNING, force=True)
     logging.getLogger("bm25s").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory(prefix="talentrag-devset-") as folder:
-        report = asyncio.run(measure(Path(folder) / "kb", args.embedder))
+        report = asyncio.run(measure(Path(folder) / "kb", args.embedder, args.root))
     print(render(report, args.details))
 
 

@@ -17,9 +17,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from talentrag.domain import DocumentType, ExperienceLevel
 
 DEVSET = Path(__file__).parent
-DOCUMENTS = DEVSET / "documents"
-TRUTH = DEVSET / "truth"
-QUERIES = DEVSET / "queries"
 AS_OF = date(2026, 11, 1)
 """The date every truth file counts to ("present", "till date" mean this day)."""
 
@@ -103,6 +100,7 @@ class DevSet:
 
     documents: dict[str, DocumentTruth]
     queries: list[QueryTruth]
+    root: Path = DEVSET
 
     @property
     def cvs(self) -> dict[str, DocumentTruth]:
@@ -111,7 +109,7 @@ class DevSet:
 
     def path(self, document_id: str) -> Path:
         """Where a document's file is."""
-        return DOCUMENTS / self.documents[document_id].document
+        return self.root / "documents" / self.documents[document_id].document
 
 
 def _read(path: Path) -> object:
@@ -121,21 +119,25 @@ def _read(path: Path) -> object:
         raise ValueError(f"{path}: not valid YAML: {exc}") from exc
 
 
-def load_devset() -> DevSet:
-    """Load and check the set: each truth file names an existing document, queries name truths."""
+def load_devset(root: Path = DEVSET) -> DevSet:
+    """Load and check the set: each truth file names an existing document, queries name truths.
+
+    ``root`` holds ``documents/``, ``truth/`` and ``queries/``; another set laid out like
+    this one (a held-out set kept outside the repo) is scored the same way.
+    """
     documents: dict[str, DocumentTruth] = {}
-    for path in sorted(TRUTH.glob("*.yaml")):
+    for path in sorted((root / "truth").glob("*.yaml")):
         try:
             truth = DocumentTruth.model_validate(_read(path))
         except ValidationError as exc:
             raise ValueError(f"{path}: {exc}") from exc
-        if truth.id != path.stem or not (DOCUMENTS / truth.document).is_file():
-            raise ValueError(f"{path}: names {truth.document!r}, which is not in {DOCUMENTS}")
+        if truth.id != path.stem or not (root / "documents" / truth.document).is_file():
+            raise ValueError(f"{path}: names {truth.document!r}, which is not in {root}/documents")
         if truth.as_of != AS_OF:
             raise ValueError(f"{path}: as_of {truth.as_of} (the set counts to {AS_OF})")
         documents[truth.id] = truth
     queries: list[QueryTruth] = []
-    for path in sorted(QUERIES.glob("*.yaml")):
+    for path in sorted((root / "queries").glob("*.yaml")):
         raw = _read(path)
         if not isinstance(raw, list):
             raise ValueError(f"{path}: expected a list of queries")
@@ -148,4 +150,4 @@ def load_devset() -> DevSet:
             if unknown:
                 raise ValueError(f"{path}: {query.id} names unknown documents {unknown}")
             queries.append(query)
-    return DevSet(documents, queries)
+    return DevSet(documents, queries, root)
