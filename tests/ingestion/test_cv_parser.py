@@ -121,6 +121,17 @@ def test_a_learning_label_is_not_a_section():
     assert [s.kind for s in split_sections(text)] == ["header", "skills"]
 
 
+def test_a_label_whose_list_runs_on_in_bullets_is_a_one_line_section():
+    text = "Asha Rao\nSkills * Solidity * Truffle\nData Scientist * Acme\nEducation Details\nB.E.\n"
+    sections = split_sections(text)
+    assert [(s.kind, s.heading) for s in sections] == [
+        ("header", ""),
+        ("skills", "Skills"),
+        ("header", ""),
+        ("education", "Education Details"),
+    ]
+
+
 def test_a_job_title_line_is_not_a_heading():
     text = "EXPERIENCE\nTeaching Assistant\nCustomer Service\nBayside School | 2019 - 2021\n"
     assert [s.kind for s in split_sections(text)] == ["experience"]

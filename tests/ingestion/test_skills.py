@@ -126,6 +126,9 @@ def test_an_abbreviation_is_kept_as_a_rejected_mention_with_its_reason(vocabular
         ("SKILLS\nExcel\nWord\n", "Microsoft Excel"),
         ("Cleaned dealer data in excel and Power Query.", "Microsoft Excel"),
         ("Front end: HTML, CSS, bootstrap, jQuery", "Bootstrap"),
+        # a one-line skills list in bullets, as resumes scraped from job boards write it
+        ("Skills * Solidity, Smart Contracts * Truffle, Ganache, Hardhat * Ethereum", "Truffle"),
+        ("Technical Skills • Big Data: Hadoop, HDFS, Hive, Pig, Sqoop • Web: JSP", "Apache Pig"),
     ],
 )
 def test_short_and_everyday_names_count_in_a_skill_context(

@@ -38,7 +38,11 @@ _EMBEDDED_HEADING = re.compile(
     re.MULTILINE,
 )
 _CAPS_RUN = re.compile(r"[A-Z]{4}")
-_INLINE_LABEL = re.compile(r"^\s*[*_]*([A-Za-z &/]{3,40}?)[*_]*\s*:\s*\S")
+# "Skills: Python", and a label whose list runs on in bullets: "Skills * Solidity * Truffle",
+# "Technical Skills • Big Data: Hadoop" (a one-line CV of the kind scraped from job boards)
+_INLINE_LABEL = re.compile(
+    r"^\s*[*_]*([A-Za-z &/]{3,40}?)[*_]*(?:\s*:|[ \t]+[*•·▪●■➢][ \t])\s*\S"
+)
 _FIELD_SEPARATOR = re.compile(r"[ \t]+[|·•][ \t]+")
 _MARKDOWN_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _NAME_LINE = re.compile(r"^[A-ZÀ-Þ][\w'’.-]*(?:\s+[A-ZÀ-Þ][\w'’.-]*){1,3}$")
@@ -153,7 +157,8 @@ def _breaks(start: int, line: str) -> list[tuple[int, int, str, str]]:
     inline = _inline_label(line)
     if inline is not None:
         end = start + len(line)
-        breaks.append((start, end, f"inline:{inline}", line.split(":", 1)[0].strip(" *_")))
+        label = _INLINE_LABEL.match(line)
+        breaks.append((start, end, f"inline:{inline}", label.group(1) if label else line))
     elif _INLINE_LABEL.match(line) and _FIELD_SEPARATOR.search(line):
         breaks.extend(_labelled_fields(start, line))
     for match in _EMBEDDED_HEADING.finditer(line) if _CAPS_RUN.search(line) else ():

@@ -585,10 +585,10 @@ def _context_problem(
     return "no_skill_context"
 
 
-_ITEM_SEPARATOR = re.compile(r"[,;|•·]")
+_ITEM_SEPARATOR = re.compile(r"[,;|•·*▪●■➢]")
 # "(learning)" after a skill is no item of its own; "English (C1)" is one
-_ITEM_EDGE = re.compile(r"[,;|•·:/)\[\]\n–—]")
-_ITEM_EDGE_AFTER = re.compile(r"[,;|•·:/(\[\]\n–—]")
+_ITEM_EDGE = re.compile(r"[,;|•·*▪●■➢:/)\[\]\n–—]")
+_ITEM_EDGE_AFTER = re.compile(r"[,;|•·*▪●■➢:/(\[\]\n–—]")
 
 
 def _bracketed(text: str, position: int) -> bool:
