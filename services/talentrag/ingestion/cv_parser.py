@@ -40,9 +40,7 @@ _EMBEDDED_HEADING = re.compile(
 _CAPS_RUN = re.compile(r"[A-Z]{4}")
 # "Skills: Python", and a label whose list runs on in bullets: "Skills * Solidity * Truffle",
 # "Technical Skills • Big Data: Hadoop" (a one-line CV of the kind scraped from job boards)
-_INLINE_LABEL = re.compile(
-    r"^\s*[*_]*([A-Za-z &/]{3,40}?)[*_]*(?:\s*:|[ \t]+[*•·▪●■➢][ \t])\s*\S"
-)
+_INLINE_LABEL = re.compile(r"^\s*[*_]*([A-Za-z &/]{3,40}?)[*_]*(?:\s*:|[ \t]+[*•·▪●■➢][ \t])\s*\S")
 _FIELD_SEPARATOR = re.compile(r"[ \t]+[|·•][ \t]+")
 _MARKDOWN_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _NAME_LINE = re.compile(r"^[A-ZÀ-Þ][\w'’.-]*(?:\s+[A-ZÀ-Þ][\w'’.-]*){1,3}$")
