@@ -141,6 +141,20 @@ def test_lower_case_short_names_never_match(vocabulary: Vocabulary):
     assert "Go" not in _held("Python, go, Rust", vocabulary)
 
 
+def test_an_everyday_word_in_another_case_needs_more_than_a_preposition(vocabulary: Vocabulary):
+    assert "Scaled Agile Framework" not in _held(
+        "Help clients reach goals in safe manner.", vocabulary
+    )
+    assert "Scaled Agile Framework" in _held("Ran PI planning in SAFe.", vocabulary)
+    assert "Microsoft Excel" in _held("Prepared test cases in excel sheets.", vocabulary)
+
+
+def test_a_sales_qualified_lead_is_no_database_language(vocabulary: Vocabulary):
+    found = _held("Built lead scoring and the MQL-to-SQL handover with sales.", vocabulary)
+    assert "SQL" not in found
+    assert "Lead Qualification" in found
+
+
 def test_a_spelling_never_spans_a_comma_or_a_line_break(vocabulary: Vocabulary):
     mentions = find_mentions("Skills: Spring, Boot camps\nMachine\nLearning", vocabulary)
     assert "Spring Boot" not in {m.skill for m in mentions}
@@ -199,6 +213,16 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
             "Node.js",
             "project_domain",
         ),
+        ("Our platform team runs the Kubernetes cluster.", "Kubernetes", "other_person"),
+        ("Our backend team (Node.js, PostgreSQL) owned the APIs.", "PostgreSQL", "other_person"),
+        ("Sent journals on; our finance team posts them to Xero.", "Xero", "other_person"),
+        ("Prepared datasets for the BI team's Power BI reports.", "Power BI", "other_person"),
+        ("Pastry Chef, Java House Coffee Roasters & Bakery", "Java", "employer_or_school_name"),
+        (
+            "Analyst, Oracle Financial Services Software Ltd",
+            "Oracle Financials",
+            "employer_or_school_name",
+        ),
     ],
 )
 def test_mentions_that_are_not_the_authors_skills(
@@ -219,6 +243,8 @@ def test_mentions_that_are_not_the_authors_skills(
         ("Sold the idea of CI to the team and built it with Jenkins.", "Jenkins"),
         ("Implemented SAP S/4HANA for clients in retail.", "SAP ERP"),
         ("Hiring manager for the Kubernetes migration, which I led hands-on.", "Kubernetes"),
+        ("Led our data team in building Spark pipelines.", "Apache Spark"),
+        ("Wrote ETL jobs in Java for web services.", "Java"),
     ],
 )
 def test_the_authors_own_work_stays_held(vocabulary: Vocabulary, text: str, skill: str):

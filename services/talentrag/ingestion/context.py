@@ -65,6 +65,7 @@ class SkillContextSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     before: list[str] = Field(min_length=1)
+    loose_before: list[str] = Field(min_length=1)
     after: list[str] = Field(min_length=1)
 
 
@@ -87,6 +88,7 @@ class CueFile(BaseModel):
     skill_context: SkillContextSpec
     proficiency: list[str] = Field(min_length=1)
     org_words: list[str] = Field(min_length=1)
+    name_words: list[str] = Field(min_length=1)
     study_words: list[str] = Field(min_length=1)
     domain_of_work: DomainOfWorkSpec
     rules: list[CueRule] = Field(min_length=1)
@@ -119,10 +121,12 @@ class ContextCues:
     pseudo: re.Pattern[str] | None
     connectors: frozenset[str]
     context_before: re.Pattern[str]
+    loose_context_before: re.Pattern[str]
     context_after: re.Pattern[str]
     proficiency_after: re.Pattern[str]
     org_words: frozenset[str]
     org_after: re.Pattern[str]
+    name_after: re.Pattern[str]
     org_before: re.Pattern[str]
     org_word: re.Pattern[str]
     study_word: re.Pattern[str]
@@ -184,8 +188,10 @@ def _problems(spec: CueFile) -> list[str]:
         "terminators": spec.terminators,
         "pseudo": spec.pseudo,
         "skill_context.before": spec.skill_context.before,
+        "skill_context.loose_before": spec.skill_context.loose_before,
         "skill_context.after": spec.skill_context.after,
         "proficiency": spec.proficiency,
+        "name_words": spec.name_words,
         "study_words": spec.study_words,
         "domain_of_work.things": spec.domain_of_work.things,
     }
@@ -217,6 +223,9 @@ def compile_cues(spec: CueFile) -> ContextCues:
         context_before=re.compile(
             rf"{_START}(?:{_phrases(spec.skill_context.before)})[\s:]*$", re.IGNORECASE
         ),
+        loose_context_before=re.compile(
+            rf"{_START}(?:{_phrases(spec.skill_context.loose_before)})[\s:]*$", re.IGNORECASE
+        ),
         context_after=re.compile(
             rf"[\s-]*(?:{_phrases(spec.skill_context.after)}){_END}", re.IGNORECASE
         ),
@@ -227,6 +236,10 @@ def compile_cues(spec: CueFile) -> ContextCues:
         org_words=frozenset(w.casefold() for w in spec.org_words),
         # up to four capitalised words, then an organisation word: "IPS Academy",
         # "A C Patil College", "Kaveri AI Labs"
+        # "Java House Coffee Roasters & Bakery", "Oracle Financial Services Software Ltd"
+        name_after=re.compile(
+            rf"(?:[ \t]+[A-Z&][\w&'.-]*){{0,4}}?[ \t]+(?i:{_phrases(spec.name_words)})(?!\w)"
+        ),
         org_after=re.compile(
             rf"(?:[ \t]+[A-Z][\w&'.-]*){{0,4}}?[ \t]+(?i:{_phrases(spec.org_words)})(?!\w)"
         ),

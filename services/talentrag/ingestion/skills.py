@@ -438,6 +438,8 @@ def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -
     before = text[_line_start(text, mention.start, 80) : mention.start]
     if text[mention.start].isupper() and cues.org_before.search(before):
         return "employer_or_school_name"
+    if text[mention.start].isupper() and cues.name_after.match(text, mention.end):
+        return "employer_or_school_name"
     if not (mention.ambiguous or _acronym(mention)):
         return None
     if mention.surface.casefold() in cues.org_words or cues.org_after.match(text, mention.end):
@@ -581,6 +583,8 @@ def _context_problem(
         return None
     window = text[_line_start(text, mention.start, 80) : mention.start]
     if cues.context_before.search(window) or cues.context_after.match(text, mention.end):
+        return None
+    if mention.as_written and cues.loose_context_before.search(window):
         return None
     return "no_skill_context"
 
