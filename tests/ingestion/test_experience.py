@@ -156,6 +156,20 @@ def test_linkedin_titles_and_part_time_above_the_dates(vocabulary: Vocabulary):
     assert [r.kind for r in parsed.roles] == ["job", "part_time"]
 
 
+def test_linkedin_employer_above_the_title_is_no_title(vocabulary: Vocabulary):
+    text = (
+        "Experience\nBrightleaf Software\nDigital Marketing Manager\n"
+        "January 2022 - Present (4 years 11 months)\nLondon, England\n"
+        "Pennant Retail\nDigital Marketing Executive\nAugust 2016 - December 2021\nLeicester\n"
+    )
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert [r.title for r in parsed.roles] == [
+        "Digital Marketing Manager",
+        "Digital Marketing Executive",
+    ]
+    assert parsed.level is ExperienceLevel.SENIOR
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -424,6 +424,14 @@ def test_what_a_builder_built_something_for_is_no_skill(
     assert skill in {h.skill for h in own_field.held}
 
 
+def test_what_a_marketer_marketed_is_no_skill(vocabulary: Vocabulary):
+    text = (
+        "EXPERIENCE\nMarketing Manager (2020 - present)\nRan campaigns for our payroll software.\n"
+    )
+    marketer = extract_skills(text, vocabulary, "cv.txt", home_field="marketing")
+    assert {r.skill: r.reason for r in marketer.rejected}["Payroll"] == "project_domain"
+
+
 def test_a_builders_tools_of_other_professions_stay_held(vocabulary: Vocabulary):
     text = "EXPERIENCE\nData Engineer (2020 - present)\nIntegrated the Salesforce API with Snowflake.\n"
     held = {

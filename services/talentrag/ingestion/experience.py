@@ -260,7 +260,12 @@ def _title_like(part: str, titles: _Titles) -> bool:
 
 
 def _title(parts: list[str], titles: _Titles) -> str:
+    """The header part that names a job: one with a title word first ("Digital Marketing
+    Manager" over the employer "Brightleaf Software" above it), else one naming a field."""
     cleaned = _text_parts(parts)
+    for part in cleaned:
+        if _TITLE_WORD.search(part):
+            return part
     for part in cleaned:
         if _title_like(part, titles):
             return part
