@@ -193,6 +193,15 @@ def test_career_changer_earlier_field_is_not_counted(vocabulary: Vocabulary):
     assert "another field (retail)" in parsed.level_reason
 
 
+def test_a_laboratory_career_does_not_count_for_a_data_engineer(vocabulary: Vocabulary):
+    text = (
+        "EXPERIENCE\nData Engineer, Finch Analytics | 09/2022 - present\n\n"
+        "Laboratory Technician, Polpharma QC | 06/2014 - 12/2021\n"
+    )
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert 4.0 < parsed.years < 4.3 and parsed.level is ExperienceLevel.MID
+
+
 def test_every_counted_role_span_points_at_its_dates(vocabulary: Vocabulary):
     parsed = parse_cv(INTERN_AND_PART_TIME, vocabulary, AS_OF)
     counted = [s for s in parsed.experience_spans if s.use == "role"]
