@@ -149,6 +149,17 @@ def test_an_everyday_word_in_another_case_needs_more_than_a_preposition(vocabula
     assert "Microsoft Excel" in _held("Prepared test cases in excel sheets.", vocabulary)
 
 
+def test_a_one_letter_name_joined_to_a_trades_acronym_is_no_language(vocabulary: Vocabulary):
+    assert "R" not in _held("Hands-on HVAC/R service technician.", vocabulary)
+    assert "R" in _held("SKILLS\nPython/R, SQL", vocabulary)
+
+
+def test_troubleshooting_is_its_own_practice(vocabulary: Vocabulary):
+    found = _held("Packet capture analysis using Wireshark for troubleshooting.", vocabulary)
+    assert "Troubleshooting" in found and "Problem Solving" not in found
+    assert "Bilingual" not in _held("Clear briefings to a multilingual brigade.", vocabulary)
+
+
 def test_a_sales_qualified_lead_is_no_database_language(vocabulary: Vocabulary):
     found = _held("Built lead scoring and the MQL-to-SQL handover with sales.", vocabulary)
     assert "SQL" not in found
@@ -214,6 +225,12 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
             "project_domain",
         ),
         ("Our platform team runs the Kubernetes cluster.", "Kubernetes", "other_person"),
+        ("Booked inbound slots for suppliers' HGV drivers.", "HGV Licence", "other_person"),
+        (
+            "Business or sector: Manufacture of pharmaceutical products",
+            "pharmaceutical products",
+            "project_domain",
+        ),
         ("Our backend team (Node.js, PostgreSQL) owned the APIs.", "PostgreSQL", "other_person"),
         ("Sent journals on; our finance team posts them to Xero.", "Xero", "other_person"),
         ("Prepared datasets for the BI team's Power BI reports.", "Power BI", "other_person"),

@@ -93,6 +93,11 @@ def test_a_grants_section_shows_grant_writing(vocabulary: Vocabulary):
     )
 
 
+def test_a_list_of_awards_received_shows_no_grant_writing(vocabulary: Vocabulary):
+    text = "Aisha Rahman\nGRANTS AND AWARDS\n- Defence Science R&D Fund, PhD top-up award (2022)\n"
+    assert "Grant Writing" not in _held(text, vocabulary)
+
+
 def test_every_heading_skill_is_in_the_shipped_vocabulary(vocabulary: Vocabulary):
     missing = [s for s in experience_words().heading_skills if s not in vocabulary.skills]
     assert missing == []

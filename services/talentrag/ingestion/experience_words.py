@@ -47,6 +47,7 @@ class ExperienceWords(BaseModel):
     role_fields: dict[str, Words]
     title_words: Words = Field(min_length=1)
     related_fields: list[Words]
+    shared_skill_fields: list[Words] = Field(default_factory=list)
     document_title_words: Words = Field(min_length=1)
     post_nominals: Words = Field(min_length=1)
     title_skills: dict[str, Words] = Field(min_length=1)

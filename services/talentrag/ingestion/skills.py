@@ -319,7 +319,8 @@ class _FieldJudge:
     def __init__(self, vocabulary: Vocabulary, home_field: str | None):
         self.vocabulary = vocabulary
         self.home_field = home_field
-        self.related = experience_words().related_fields
+        words = experience_words()
+        self.related = [*words.related_fields, *words.shared_skill_fields]
 
     def foreign(self, mention: Mention) -> bool:
         """An acronym alias of another profession's skill needs a skill context: in an HR
@@ -331,6 +332,11 @@ class _FieldJudge:
         if field in (self.home_field, "general"):
             return False
         return not any({field, self.home_field} <= set(group) for group in self.related)
+
+    def same_field(self, mention: Mention, other: Mention) -> bool:
+        """Whether two skills belong to one profession."""
+        field_of = self.vocabulary.field_of_skill
+        return field_of(mention.skill) == field_of(other.skill)
 
 
 def _acronym(mention: Mention) -> bool:
@@ -386,7 +392,8 @@ class _Sections:
 
 
 def _abbreviation(text: str, start: int, end: int) -> bool:
-    """Initials and joined abbreviations: H.S.C., R. K., R&D, C/O, Go-live, A C Patil."""
+    """Initials and joined abbreviations: H.S.C., R. K., R&D, C/O, Go-live, A C Patil,
+    HVAC/R."""
     after, before = text[end : end + 3], text[max(0, start - 3) : start]
     if after[:1] == "." and (after[1:2].isalpha() or end - start == 1):
         return True
@@ -398,6 +405,8 @@ def _abbreviation(text: str, start: int, end: int) -> bool:
         return True
     if re.match(r"/[A-Za-z](?![\w+#])", after) or re.search(r"(?<![\w+#])[A-Za-z]/$", before):
         return True
+    if end - start == 1 and re.search(r"(?<![\w/])[A-Z]{3,}/$", text[max(0, start - 8) : start]):
+        return True  # "HVAC/R" (refrigeration), not "Python/R"
     if (after[:1] == "-" and after[1:2].isalpha()) or (
         before[-1:] == "-" and before[-2:-1].isalpha()
     ):
@@ -543,7 +552,9 @@ def _screen(
         if not (mention.ambiguous or judge.foreign(mention)) and vetoes[index] is None:
             accepted.append(mention)
             continue
-        reason = vetoes[index] or _context_problem(text, candidates, vetoes, index, sections, cues)
+        reason = vetoes[index] or _context_problem(
+            text, candidates, vetoes, index, sections, cues, judge
+        )
         if reason is None:
             accepted.append(mention)
         elif mention.as_written and not mention.needs_context:
@@ -558,6 +569,7 @@ def _context_problem(
     index: int,
     sections: _Sections,
     cues: ContextCues,
+    judge: _FieldJudge,
 ) -> str | None:
     """None when an ambiguous mention stands in a skill context, else the reason."""
     mention = candidates[index]
@@ -579,7 +591,9 @@ def _context_problem(
     # "Word, excel" is Excel; "Less than 1 year" is no LESS
     if listed and (mention.as_written or _whole_item(text, mention.start, mention.end)):
         return None
-    if _listed_with_skills(text, candidates, vetoes, index, cues):
+    if not mention.as_written and _inner_capital(mention.surface):
+        return "no_skill_context"  # "teaching safe lockout/tagout" is no SAFe
+    if _listed_with_skills(text, candidates, vetoes, index, cues, judge):
         return None
     window = text[_line_start(text, mention.start, 80) : mention.start]
     if cues.context_before.search(window) or cues.context_after.match(text, mention.end):
@@ -627,19 +641,32 @@ def _in_label(text: str, position: int) -> bool:
     return ":" in item
 
 
+def _inner_capital(spelling: str) -> bool:
+    """A capital after the first letter of a word ("SAFe", "iOS"): a spelling that only
+    its own case makes a name."""
+    return any(
+        re.search(r"\w[a-z]*[A-Z]", word) and not word.isupper() for word in spelling.split()
+    )
+
+
 def _listed_with_skills(
     text: str,
     candidates: list[Mention],
     vetoes: list[str | None],
     index: int,
     cues: ContextCues,
+    judge: _FieldJudge,
 ) -> bool:
+    """True when a neighbour in the same list is a skill; a one- or two-letter name needs
+    one of its own field ("C/C++", not the R of a technician's "HVAC/R")."""
     mention = candidates[index]
     for other in (index - 1, index + 1):
         if not 0 <= other < len(candidates) or vetoes[other]:
             continue
         neighbour = candidates[other]
         if neighbour.needs_context or (neighbour.ambiguous and not neighbour.as_written):
+            continue
+        if len(mention.surface) <= _SHORT and not judge.same_field(mention, neighbour):
             continue
         left, right = (neighbour, mention) if other < index else (mention, neighbour)
         if _list_gap(text[left.end : right.start], cues):
