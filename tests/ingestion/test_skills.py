@@ -513,6 +513,7 @@ def test_a_credentials_acronym_counts_in_a_list_of_certifications(vocabulary: Vo
         ("Supervised a team of 12, cash handling, rota planning.", "Team Supervision"),
         ("Preparation of students for CBSE board examinations.", "Exam Preparation"),
         ("Plan and deliver lessons for a class of 30.", "Lesson Planning"),
+        ("Plan and teach all core subjects to a class of 29.", "Lesson Planning"),
         ("Mentor four graduate engineers working towards chartership.", "Mentoring"),
     ],
 )
@@ -592,6 +593,8 @@ def test_a_clients_team_holds_what_it_built(vocabulary: Vocabulary):
         ("Led the move from SVN to Git.", "Apache Subversion"),
         ("k6 load tests before each major release.", "k6"),
         ("Modelled the finance marts in Snowflake with dbt.", "Data Modeling"),
+        ("Orchestrate 140 DAGs; model the warehouse with dbt.", "Data Modeling"),
+        ("Wrote 600 scripts for the regression suite.", "Regression Testing"),
         ("Parent consultations and home learning through Google Classroom.", "Google Classroom"),
     ],
 )
