@@ -182,6 +182,17 @@ def _words(phrases: list[str]) -> re.Pattern[str]:
     return re.compile(rf"{_START}(?:{_phrases(phrases)}){_END}", re.IGNORECASE)
 
 
+def _ending_with(phrases: list[str]) -> re.Pattern[str]:
+    """One of ``phrases`` at the end of a window, then only spaces or a colon."""
+    return re.compile(rf"{_START}(?:{_phrases(phrases)})[\s:]*$", re.IGNORECASE)
+
+
+def _name_ending_in(words: list[str], first: str) -> re.Pattern[str]:
+    """Up to four capitalised words (starting with ``first``), then one of ``words``:
+    what follows a mention that makes it part of an organisation's name."""
+    return re.compile(rf"(?:[ \t]+{first}[\w&'.-]*){{0,4}}?[ \t]+(?i:{_phrases(words)})(?!\w)")
+
+
 def _problems(spec: CueFile) -> list[str]:
     problems = []
     lists = {
@@ -220,12 +231,8 @@ def compile_cues(spec: CueFile) -> ContextCues:
         terminator=_words(spec.terminators),
         pseudo=_words(spec.pseudo) if spec.pseudo else None,
         connectors=frozenset(c.casefold() for c in spec.list_connectors),
-        context_before=re.compile(
-            rf"{_START}(?:{_phrases(spec.skill_context.before)})[\s:]*$", re.IGNORECASE
-        ),
-        loose_context_before=re.compile(
-            rf"{_START}(?:{_phrases(spec.skill_context.loose_before)})[\s:]*$", re.IGNORECASE
-        ),
+        context_before=_ending_with(spec.skill_context.before),
+        loose_context_before=_ending_with(spec.skill_context.loose_before),
         context_after=re.compile(
             rf"[\s-]*(?:{_phrases(spec.skill_context.after)}){_END}", re.IGNORECASE
         ),
@@ -234,15 +241,10 @@ def compile_cues(spec: CueFile) -> ContextCues:
             rf"[ \t]*[:\-–(]?[ \t]*(?:{_phrases(spec.proficiency)}){_END}", re.IGNORECASE
         ),
         org_words=frozenset(w.casefold() for w in spec.org_words),
-        # up to four capitalised words, then an organisation word: "IPS Academy",
-        # "A C Patil College", "Kaveri AI Labs"
         # "Java House Coffee Roasters & Bakery", "Oracle Financial Services Software Ltd"
-        name_after=re.compile(
-            rf"(?:[ \t]+[A-Z&][\w&'.-]*){{0,4}}?[ \t]+(?i:{_phrases(spec.name_words)})(?!\w)"
-        ),
-        org_after=re.compile(
-            rf"(?:[ \t]+[A-Z][\w&'.-]*){{0,4}}?[ \t]+(?i:{_phrases(spec.org_words)})(?!\w)"
-        ),
+        name_after=_name_ending_in(spec.name_words, first="[A-Z&]"),
+        # "IPS Academy", "A C Patil College", "Kaveri AI Labs"
+        org_after=_name_ending_in(spec.org_words, first="[A-Z]"),
         # an organisation word, "of" or "for", then capitalised words up to the skill:
         # "Board of Secondary Education", "Society for Medical Informatics, Biometry"
         org_before=re.compile(

@@ -126,10 +126,11 @@ def _heading_kind(line: str) -> tuple[str, str] | None:
     return (kind, candidate) if kind else None
 
 
-def _inline_label(line: str) -> str | None:
-    """'Education: BSc ..., 2019' is a one-line section of its own."""
+def _inline_label(line: str) -> tuple[str, str] | None:
+    """'Education: BSc ..., 2019' is a one-line section of its own: (kind, label)."""
     match = _INLINE_LABEL.match(line)
-    return _section_kind(match.group(1)) if match else None
+    kind = _section_kind(match.group(1)) if match else None
+    return (kind, match.group(1)) if kind and match else None
 
 
 def _labelled_fields(start: int, line: str) -> list[tuple[int, int, str, str]]:
@@ -139,9 +140,9 @@ def _labelled_fields(start: int, line: str) -> list[tuple[int, int, str, str]]:
     edges = [0, *(e for m in _FIELD_SEPARATOR.finditer(line) for e in m.span()), len(line)]
     for field_start, field_end in zip(edges[::2], edges[1::2], strict=True):
         field = line[field_start:field_end]
-        kind = _inline_label(field)
-        if kind is not None:
-            label = field.split(":", 1)[0].strip(" *_")
+        inline = _inline_label(field)
+        if inline is not None:
+            kind, label = inline
             breaks.append((start + field_start, start + field_end, f"inline:{kind}", label))
     return breaks
 
@@ -154,15 +155,14 @@ def _breaks(start: int, line: str) -> list[tuple[int, int, str, str]]:
     breaks = []
     inline = _inline_label(line)
     if inline is not None:
-        end = start + len(line)
-        label = _INLINE_LABEL.match(line)
-        breaks.append((start, end, f"inline:{inline}", label.group(1) if label else line))
+        kind, label = inline
+        breaks.append((start, start + len(line), f"inline:{kind}", label))
     elif _INLINE_LABEL.match(line) and _FIELD_SEPARATOR.search(line):
         breaks.extend(_labelled_fields(start, line))
     for match in _EMBEDDED_HEADING.finditer(line) if _CAPS_RUN.search(line) else ():
-        kind = _section_kind(match.group(1))
-        if kind and not (inline and match.start() < len(line.split(":", 1)[0])):
-            breaks.append((start + match.end(), start + match.end(), kind, match.group(1)))
+        embedded = _section_kind(match.group(1))
+        if embedded and not (inline and match.start() < len(line.split(":", 1)[0])):
+            breaks.append((start + match.end(), start + match.end(), embedded, match.group(1)))
     return breaks
 
 

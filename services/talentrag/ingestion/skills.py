@@ -445,9 +445,9 @@ def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -
     if sections.in_heading(mention.start):
         return "no_skill_context"  # "SOFTWARE" heads a list; it is no item of it
     before = text[_line_start(text, mention.start, 80) : mention.start]
-    if text[mention.start].isupper() and cues.org_before.search(before):
-        return "employer_or_school_name"
-    if text[mention.start].isupper() and cues.name_after.match(text, mention.end):
+    if text[mention.start].isupper() and (
+        cues.org_before.search(before) or cues.name_after.match(text, mention.end)
+    ):
         return "employer_or_school_name"
     if not (mention.ambiguous or _acronym(mention)):
         return None
