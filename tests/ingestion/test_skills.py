@@ -234,6 +234,27 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
         ("Our backend team (Node.js, PostgreSQL) owned the APIs.", "PostgreSQL", "other_person"),
         ("Sent journals on; our finance team posts them to Xero.", "Xero", "other_person"),
         ("Prepared datasets for the BI team's Power BI reports.", "Power BI", "other_person"),
+        (
+            "Mentored three graduate engineers; two built their services in Kotlin.",
+            "Kotlin",
+            "other_person",
+        ),
+        (
+            "Taught a class of apprentices, most of whom now use AutoCAD daily.",
+            "AutoCAD",
+            "other_person",
+        ),
+        (
+            "Acted in a suit against a supplier for a botched Salesforce rollout.",
+            "Salesforce",
+            "project_domain",
+        ),
+        ("Advised on a dispute over the tenant's payroll software.", "Payroll", "project_domain"),
+        (
+            "Tendered six works packages including plumbing and roofing.",
+            "Plumbing",
+            "project_domain",
+        ),
         ("Pastry Chef, Java House Coffee Roasters & Bakery", "Java", "employer_or_school_name"),
         (
             "Analyst, Oracle Financial Services Software Ltd",
@@ -262,6 +283,8 @@ def test_mentions_that_are_not_the_authors_skills(
         ("Hiring manager for the Kubernetes migration, which I led hands-on.", "Kubernetes"),
         ("Led our data team in building Spark pipelines.", "Apache Spark"),
         ("Wrote ETL jobs in Java for web services.", "Java"),
+        ("Mentored two interns; I built the Kotlin services they tested.", "Kotlin"),
+        ("Supervised four analysts and built their Tableau dashboards myself.", "Tableau"),
     ],
 )
 def test_the_authors_own_work_stays_held(vocabulary: Vocabulary, text: str, skill: str):

@@ -109,7 +109,27 @@ class Cue:
 @dataclass(frozen=True)
 class _CompiledRule:
     rule: CueRule
-    pattern: re.Pattern[str]
+    patterns: tuple[re.Pattern[str], ...]
+
+
+CUE_GROUP = "cue"
+"""A trigger may mark its cue words with ``(?P<cue>...)``: the rest of the trigger must
+match around them but is context, not cue ("Supervised six students; two built ...":
+the cue is "two built", and it governs its own clause, not the one before)."""
+
+
+def _rule_patterns(triggers: list[str]) -> tuple[re.Pattern[str], ...]:
+    """Plain triggers in one alternation; each marked trigger on its own (a group name
+    may occur once per pattern)."""
+    marked = [t for t in triggers if f"(?P<{CUE_GROUP}>" in t]
+    plain = [t for t in triggers if t not in marked]
+    return tuple(_words(group) for group in ([plain] if plain else []) + [[t] for t in marked])
+
+
+def _cue_span(match: re.Match[str]) -> tuple[int, int]:
+    if CUE_GROUP in match.re.groupindex and match.start(CUE_GROUP) != -1:
+        return match.span(CUE_GROUP)
+    return match.span()
 
 
 @dataclass(frozen=True)
@@ -138,11 +158,13 @@ class ContextCues:
         """Every trigger in ``text`` outside the pseudo-trigger spans, by end offset."""
         blocked = [m.span() for m in self.pseudo.finditer(text)] if self.pseudo else []
         found = [
-            Cue(rule.category, rule.direction, rule.reach, rule.max_tokens, m.start(), m.end())
+            Cue(rule.category, rule.direction, rule.reach, rule.max_tokens, *span)
             for compiled in self.rules
             for rule in (compiled.rule,)
-            for m in compiled.pattern.finditer(text)
-            if m.end() > m.start() and not _inside_any(m.span(), blocked)
+            for pattern in compiled.patterns
+            for m in pattern.finditer(text)
+            for span in (_cue_span(m),)
+            if span[1] > span[0] and not _inside_any(m.span(), blocked)
         ]
         return sorted(_outermost(found), key=lambda c: (c.end, c.start))
 
@@ -227,7 +249,7 @@ def compile_cues(spec: CueFile) -> ContextCues:
             "context cues have problems:\n" + "\n".join(f"  - {p}" for p in problems)
         )
     return ContextCues(
-        rules=tuple(_CompiledRule(rule, _words(rule.triggers)) for rule in spec.rules),
+        rules=tuple(_CompiledRule(rule, _rule_patterns(rule.triggers)) for rule in spec.rules),
         terminator=_words(spec.terminators),
         pseudo=_words(spec.pseudo) if spec.pseudo else None,
         connectors=frozenset(c.casefold() for c in spec.list_connectors),
