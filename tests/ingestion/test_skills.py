@@ -629,3 +629,11 @@ def test_trained_staff_are_not_training(vocabulary: Vocabulary):
     assert "Corporate Training" not in _held(
         "Recruited a pool of 150 trained polling staff.", vocabulary
     )
+
+
+def test_a_table_rows_label_is_no_skill(vocabulary: Vocabulary):
+    text = "SKILLS\nTechnology | Google Classroom; Microsoft Teams; SMART Board\n"
+    held = _held(text, vocabulary)
+    assert "technology" not in held
+    assert "Google Classroom" in held
+

@@ -582,7 +582,8 @@ def _context_problem(
         if cues.proficiency_after.match(text, mention.end):  # "English: C2", "German  B1"
             return None
         whole = _whole_item(text, mention.start, mention.end)
-        return None if whole and not _in_label(text, mention.end) else "no_skill_context"
+        labelled = _in_label(text, mention.end) or _row_label(text, mention.start, mention.end)
+        return None if whole and not labelled else "no_skill_context"
     if not mention.as_written and len(mention.surface) <= _SHORT:
         return "no_skill_context"
     if _bracketed(text, mention.start) and cues.proficiency_after.fullmatch(mention.surface):
@@ -639,6 +640,17 @@ def _in_label(text: str, position: int) -> bool:
     rest = text[position : line_end if line_end != -1 else len(text)]
     item = re.split(r"[,;|•·]", rest, maxsplit=1)[0]
     return ":" in item
+
+
+_ROW_LABEL_AFTER = re.compile(r"[ \t]*\|[^\n|]*[,;]")
+
+
+def _row_label(text: str, start: int, end: int) -> bool:
+    """True when the mention is the first cell of a table row whose next cell is a list
+    ("Technology | Google Classroom; Microsoft Teams"): the row's label, not an item."""
+    line_start = _line_start(text, start)
+    first_cell = not text[line_start:start].strip(" \t-•*·▪")
+    return first_cell and _ROW_LABEL_AFTER.match(text, end) is not None
 
 
 def _inner_capital(spelling: str) -> bool:
