@@ -637,3 +637,15 @@ def test_a_table_rows_label_is_no_skill(vocabulary: Vocabulary):
     assert "technology" not in held
     assert "Google Classroom" in held
 
+
+def test_a_number_before_a_lower_case_name_counts_things(vocabulary: Vocabulary):
+    held = _held("SKILLS\nCassandra ring of 6 node, Kafka, ZooKeeper\n", vocabulary)
+    assert "Node.js" not in held
+    assert "Node.js" in _held("SKILLS\nTypeScript, Node, Express\n", vocabulary)
+
+
+def test_a_foundation_is_an_organisation(vocabulary: Vocabulary):
+    text = "CERTIFICATIONS\nKubernetes and Cloud Native Associate - The Linux Foundation, 2024\n"
+    assert "Linux" not in _held(text, vocabulary)
+    text = "CERTIFICATIONS\nISTQB Certified Tester Foundation Level (CTFL)\n"
+    assert "ISTQB" in _held(text, vocabulary)

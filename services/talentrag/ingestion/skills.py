@@ -594,6 +594,8 @@ def _context_problem(
         return None
     if not mention.as_written and _inner_capital(mention.surface):
         return "no_skill_context"  # "teaching safe lockout/tagout" is no SAFe
+    if not mention.as_written and _COUNTED.search(text, max(0, mention.start - 12), mention.start):
+        return "no_skill_context"  # "Oracle RAC 2 node" counts nodes: no Node.js
     if _listed_with_skills(text, candidates, vetoes, index, cues, judge):
         return None
     window = text[_line_start(text, mention.start, 80) : mention.start]
@@ -604,6 +606,7 @@ def _context_problem(
     return "no_skill_context"
 
 
+_COUNTED = re.compile(r"(?<![\w.])\d+[ \t-]*$")  # a number right before a word counts things
 _ITEM_SEPARATOR = re.compile(r"[,;|•·*▪●■➢]")
 # "(learning)" after a skill is no item of its own; "English (C1)" is one
 _ITEM_EDGE = re.compile(r"[,;|•·*▪●■➢:/)\[\]\n–—]")
