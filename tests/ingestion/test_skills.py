@@ -649,3 +649,8 @@ def test_a_foundation_is_an_organisation(vocabulary: Vocabulary):
     assert "Linux" not in _held(text, vocabulary)
     text = "CERTIFICATIONS\nISTQB Certified Tester Foundation Level (CTFL)\n"
     assert "ISTQB" in _held(text, vocabulary)
+
+
+def test_outlook_is_microsoft_outlook_only_as_a_name(vocabulary: Vocabulary):
+    assert "Microsoft Outlook" in _held("SKILLS\nMicrosoft Word, Outlook and Excel\n", vocabulary)
+    assert "Microsoft Outlook" not in _held("SUMMARY\nThe outlook for 2024 is good.\n", vocabulary)
