@@ -55,6 +55,23 @@ def test_a_title_holds_its_profession_with_the_title_as_evidence(vocabulary: Voc
     assert nursing.years and nursing.years > 8  # the dated role's years count for it
 
 
+SURVEYOR = """Owen Hart
+
+EXPERIENCE
+Project Manager (Fit-out), Brookline Interiors | 2021 - Present
+- Delivered office fit-outs of up to £4m.
+
+Quantity Surveyor, Brookline Interiors | 2016 - 2021
+- Valued monthly applications.
+"""
+
+
+def test_titles_name_project_management_and_quantity_surveying(vocabulary: Vocabulary):
+    held = _held(SURVEYOR, vocabulary)
+    assert held["Project Management"].strength is SkillStrength.ROLE
+    assert held["Quantity Surveying"].strength is SkillStrength.ROLE
+
+
 def test_other_peoples_professions_in_a_role_are_not_titles(vocabulary: Vocabulary):
     held = _held(RECRUITER, vocabulary)
     assert "Recruitment" in held
