@@ -255,6 +255,22 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
             "Plumbing",
             "project_domain",
         ),
+        (
+            "Bank reconciliations are prepared by the group accountants.",
+            "Account Reconciliation",
+            "other_person",
+        ),
+        (
+            "Payroll runs are handled by the HR officer; I check the totals.",
+            "Payroll",
+            "other_person",
+        ),
+        ("Interfaces with other site trades (plumbing, joinery).", "Plumbing", "other_person"),
+        ("The client's developers maintained it in Django.", "Django", "other_person"),
+        ("The franchise's accountant keeps the books in Xero.", "Xero", "other_person"),
+        ("Ran a club where pupils learned Python.", "Python", "other_person"),
+        ("Marked the pupils' projects on solar energy.", "solar energy", "other_person"),
+        ("Receptionist for a digital marketing company.", "Digital Marketing", "project_domain"),
         ("Pastry Chef, Java House Coffee Roasters & Bakery", "Java", "employer_or_school_name"),
         (
             "Analyst, Oracle Financial Services Software Ltd",
@@ -284,6 +300,8 @@ def test_mentions_that_are_not_the_authors_skills(
         ("Led our data team in building Spark pipelines.", "Apache Spark"),
         ("Wrote ETL jobs in Java for web services.", "Java"),
         ("Mentored two interns; I built the Kotlin services they tested.", "Kotlin"),
+        ("Resilience: risk management, company continuity plans.", "Risk Management"),
+        ("Paralegal in a corporate law firm since 2020.", "Corporate Law"),
         ("Supervised four analysts and built their Tableau dashboards myself.", "Tableau"),
     ],
 )
@@ -629,6 +647,13 @@ def test_trained_staff_are_not_training(vocabulary: Vocabulary):
     assert "Corporate Training" not in _held(
         "Recruited a pool of 150 trained polling staff.", vocabulary
     )
+
+
+def test_a_listed_skill_marked_not_used_is_negated(vocabulary: Vocabulary):
+    text = "SKILLS\nPower BI, Excel\nLooker - not used yet\n"
+    assert "Looker" not in _held(text, vocabulary)
+    assert _reasons(text, vocabulary)["Looker"] == "negated"
+    assert "Power BI" in _held(text, vocabulary)
 
 
 def test_a_table_rows_label_is_no_skill(vocabulary: Vocabulary):
