@@ -206,3 +206,24 @@ def test_every_counted_role_span_points_at_its_dates(vocabulary: Vocabulary):
     parsed = parse_cv(INTERN_AND_PART_TIME, vocabulary, AS_OF)
     counted = [s for s in parsed.experience_spans if s.use == "role"]
     assert [INTERN_AND_PART_TIME[s.start : s.end] for s in counted] == ["Aug 2023 - Present"]
+
+
+ROLE_SENTENCES = (  # one run-together line, as scraped job-board resumes are
+    "Kiran Desai Store Keeper  WORK EXPERIENCE: (1) Presently working as Store Keeper at Om Sai"
+    " Builders, Nashik since 2017. Handling material inward and outward. (2) Worked as Store"
+    " Assistant at Patil Constructions, Nashik, 2014 - 2016. Stock registers.  EDUCATION: B.A."
+    " - 2013.\n"
+)
+
+
+def test_since_in_a_sentence_that_states_a_job_starts_that_role(vocabulary: Vocabulary):
+    parsed = parse_cv(ROLE_SENTENCES, vocabulary, AS_OF)
+    starts = sorted(role.start.year for role in parsed.roles if role.start)
+    assert starts == [2014, 2017]
+    assert parsed.level is ExperienceLevel.SENIOR
+
+
+def test_since_in_a_sentence_about_a_tool_is_no_role(vocabulary: Vocabulary):
+    text = "Jane Roe\n\nEXPERIENCE\nAnalyst, Acme | 2019 - 2021\n- Used Python since 2015 for scripts.\n"
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert [role.start.year for role in parsed.roles if role.start] == [2019]

@@ -59,6 +59,8 @@ _ROLE_FIELDS = [
     (name, re.compile(rf"(?<!\w)(?:{alternation(words)})(?!\w)", re.I))
     for name, words in _WORDS.role_fields.items()
 ]
+_ROLE_STATEMENT = re.compile(rf"(?<!\w)(?:{alternation(_WORDS.role_statements)})(?!\w)", re.I)
+_SENTENCE_BREAK = re.compile(r"[.!?;](?:\s|$)|\(\d\)")  # "(2)": a numbered role in one line
 _TITLE_WORD = re.compile(rf"(?<!\w)(?:{alternation(_WORDS.title_words)})s?(?!\w)", re.I)
 _BULLET = re.compile(r"^\s*(?:[-*•▪◦●·>]|â€¢)")
 _SEPARATORS = re.compile(r"\s*(?:\||,|—|–|â€”|â€“| - | at | @ |\(|\)|:\s)\s*")
@@ -346,11 +348,20 @@ def _drafts(text: str, lines: list[Line], as_of: date, skip: set[int]) -> list[_
     return sorted(drafts, key=lambda d: d.span)
 
 
+def _sentence_before(line: Line, position: int) -> str:
+    """The line's text from the start of the sentence holding ``position`` up to it."""
+    before = line.text[: position - line.start]
+    breaks = [m.end() for m in _SENTENCE_BREAK.finditer(before)]
+    return before[breaks[-1] :] if breaks else before
+
+
 def _role_like(found: DateRange, line: Line) -> bool:
     """A 'since 2015' counts as a role's dates only on a header line, at its start or end
     or after a separator ("| Since April 2021"), not inside a sentence."""
     if found.form != "since":
         return True
+    if _ROLE_STATEMENT.search(_sentence_before(line, found.match_start)):
+        return True  # "Working as Accountant at Shree Traders since 2015."
     if not _is_header_line(line):
         return False
     before = line.text[: found.match_start - line.start].rstrip()

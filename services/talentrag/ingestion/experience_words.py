@@ -46,6 +46,7 @@ class ExperienceWords(BaseModel):
     experience_words: Words = Field(min_length=1)
     role_fields: dict[str, Words]
     title_words: Words = Field(min_length=1)
+    role_statements: Words = Field(min_length=1)
     related_fields: list[Words]
     shared_skill_fields: list[Words] = Field(default_factory=list)
     document_title_words: Words = Field(min_length=1)
