@@ -227,3 +227,23 @@ def test_since_in_a_sentence_about_a_tool_is_no_role(vocabulary: Vocabulary):
     text = "Jane Roe\n\nEXPERIENCE\nAnalyst, Acme | 2019 - 2021\n- Used Python since 2015 for scripts.\n"
     parsed = parse_cv(text, vocabulary, AS_OF)
     assert [role.start.year for role in parsed.roles if role.start] == [2019]
+
+
+MARKDOWN_CAREER_CHANGE = """## Dana Cole
+**Backend Developer** | Austin, TX
+
+## Experience
+**Backend Developer** — Northwind Labs, Austin, TX
+*Mar 2022 – Present*
+- Services in Go and PostgreSQL.
+
+**Sous Chef** — Harbor Grill, Austin, TX
+*2014 – 2021*
+- Ran the line.
+"""
+
+
+def test_bold_markdown_titles_are_titles_not_bullets(vocabulary: Vocabulary):
+    parsed = parse_cv(MARKDOWN_CAREER_CHANGE, vocabulary, AS_OF)
+    assert [role.title for role in parsed.roles] == ["Backend Developer", "Sous Chef"]
+    assert parsed.level is ExperienceLevel.MID  # the cooking career does not count

@@ -679,3 +679,8 @@ def test_a_foundation_is_an_organisation(vocabulary: Vocabulary):
 def test_outlook_is_microsoft_outlook_only_as_a_name(vocabulary: Vocabulary):
     assert "Microsoft Outlook" in _held("SKILLS\nMicrosoft Word, Outlook and Excel\n", vocabulary)
     assert "Microsoft Outlook" not in _held("SUMMARY\nThe outlook for 2024 is good.\n", vocabulary)
+
+
+def test_tribunal_work_is_employment_law(vocabulary: Vocabulary):
+    held = _held("EXPERIENCE\nConduct Employment Tribunal claims for employers.\n", vocabulary)
+    assert "Employment Law" in held

@@ -62,7 +62,7 @@ _ROLE_FIELDS = [
 _ROLE_STATEMENT = re.compile(rf"(?<!\w)(?:{alternation(_WORDS.role_statements)})(?!\w)", re.I)
 _SENTENCE_BREAK = re.compile(r"[.!?;](?:\s|$)|\(\d\)")  # "(2)": a numbered role in one line
 _TITLE_WORD = re.compile(rf"(?<!\w)(?:{alternation(_WORDS.title_words)})s?(?!\w)", re.I)
-_BULLET = re.compile(r"^\s*(?:[-*•▪◦●·>]|â€¢)")
+_BULLET = re.compile(r"^\s*(?:[-•▪◦●·>]|\*(?=\s)|â€¢)")  # "**Developer**" is bold, not a bullet
 _SEPARATORS = re.compile(r"\s*(?:\||,|—|–|â€”|â€“| - | at | @ |\(|\)|:\s)\s*")
 _DURATION_ROLE = re.compile(
     r"\(\s*\d|\bin total\b|^\W*\d{1,2}\s*(?:years?|yrs?|months?)\b|\d\s*(?:years?|yrs?|months?)\W*$",
