@@ -271,6 +271,40 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
         ("Ran a club where pupils learned Python.", "Python", "other_person"),
         ("Marked the pupils' projects on solar energy.", "solar energy", "other_person"),
         ("Receptionist for a digital marketing company.", "Digital Marketing", "project_domain"),
+        (
+            "Hired 9 data/ML engineers with Spark and Airflow experience.",
+            "Apache Spark",
+            "other_person",
+        ),
+        (
+            "Finance relies on the BI team, who maintain the Looker models.",
+            "Looker",
+            "other_person",
+        ),
+        (
+            "On the line, the automation team programmed the Siemens PLCs.",
+            "PLC Programming",
+            "other_person",
+        ),
+        ("Ran the English department's Python club rota.", "Python", "other_person"),
+        (
+            "Planning to begin a Master of Nurse Practitioner next year.",
+            "Nurse Practitioner",
+            "aspirational",
+        ),
+        ("Used our recruitment agency for 40 seasonal hires.", "Recruitment", "other_person"),
+        ("Liaised with the tax team and our auditors on VAT returns.", "VAT", "other_person"),
+        ("Coordinated with the electrical contractor on HVAC controls.", "HVAC", "other_person"),
+        (
+            "I learned enough about Kafka and Kubernetes to screen candidates.",
+            "Kubernetes",
+            "other_person",
+        ),
+        (
+            "Team offsite at Oracle Park, San Francisco.",
+            "Oracle Database",
+            "employer_or_school_name",
+        ),
         ("Pastry Chef, Java House Coffee Roasters & Bakery", "Java", "employer_or_school_name"),
         (
             "Analyst, Oracle Financial Services Software Ltd",
@@ -684,3 +718,15 @@ def test_outlook_is_microsoft_outlook_only_as_a_name(vocabulary: Vocabulary):
 def test_tribunal_work_is_employment_law(vocabulary: Vocabulary):
     held = _held("EXPERIENCE\nConduct Employment Tribunal claims for employers.\n", vocabulary)
     assert "Employment Law" in held
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "CERTIFICATIONS\nStandard First Aid/CPR Level C\n",
+        "LICENCES\nDriving licences: C (car), HR (heavy rigid)\n",
+        "SKILLS\nForklift licence, Category C lorry\n",
+    ],
+)
+def test_a_grade_letter_is_no_c(vocabulary: Vocabulary, text: str):
+    assert "C" not in _held(text, vocabulary)

@@ -90,6 +90,7 @@ class CueFile(BaseModel):
     org_words: list[str] = Field(min_length=1)
     name_words: list[str] = Field(min_length=1)
     study_words: list[str] = Field(min_length=1)
+    grade_words: list[str] = Field(min_length=1)
     domain_of_work: DomainOfWorkSpec
     rules: list[CueRule] = Field(min_length=1)
 
@@ -150,6 +151,7 @@ class ContextCues:
     org_before: re.Pattern[str]
     org_word: re.Pattern[str]
     study_word: re.Pattern[str]
+    grade_before: re.Pattern[str]
     builder_fields: frozenset[str]
     thing_after: re.Pattern[str]
     thing_before: re.Pattern[str]
@@ -226,6 +228,7 @@ def _problems(spec: CueFile) -> list[str]:
         "proficiency": spec.proficiency,
         "name_words": spec.name_words,
         "study_words": spec.study_words,
+        "grade_words": spec.grade_words,
         "domain_of_work.things": spec.domain_of_work.things,
     }
     lists.update({f"rules[{i}].triggers": r.triggers for i, r in enumerate(spec.rules)})
@@ -275,6 +278,8 @@ def compile_cues(spec: CueFile) -> ContextCues:
         ),
         org_word=_words(spec.org_words),
         study_word=_words(spec.study_words),
+        # "CPR Level C", "Licences: C": a grade word, then spaces or a colon, at the end
+        grade_before=re.compile(rf"{_START}(?:{_phrases(spec.grade_words)})[ \t]*:?[ \t]*$", re.I),
         builder_fields=frozenset(spec.domain_of_work.builder_fields),
         # up to two words on the same line, then the thing: "credit-risk and churn models"
         thing_after=re.compile(

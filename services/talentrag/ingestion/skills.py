@@ -455,6 +455,8 @@ def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -
         return "employer_or_school_name"
     if _abbreviation(text, mention.start, mention.end):
         return "abbreviation"
+    if len(mention.surface) == 1 and cues.grade_before.search(before[-20:]):
+        return "abbreviation"  # a grade or class: "CPR Level C", "Licences: C (car)"
     return None
 
 
