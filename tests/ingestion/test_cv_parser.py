@@ -109,6 +109,8 @@ def test_sections():
         ("EXPERIENCE SUMMARY", "summary"),
         ("Educational Qualification", "education"),
         ("SKILL DETAILS", "skills"),
+        ("Key Skills and Systems", "skills"),  # a DOCX heading without its style
+        ("Education & Certifications", "education"),
     ],
 )
 def test_real_resume_headings(heading: str, kind: str):
@@ -134,6 +136,8 @@ def test_a_label_whose_list_runs_on_in_bullets_is_a_one_line_section():
 
 def test_a_job_title_line_is_not_a_heading():
     text = "EXPERIENCE\nTeaching Assistant\nCustomer Service\nBayside School | 2019 - 2021\n"
+    assert [s.kind for s in split_sections(text)] == ["experience"]
+    text = "EXPERIENCE\nEducation and Outreach Officer\nCity Museum | 2019 - 2021\n"
     assert [s.kind for s in split_sections(text)] == ["experience"]
 
 

@@ -16,7 +16,7 @@ from datetime import date
 
 from talentrag.domain import ExperienceLevel, ExperienceSpan, Role
 from talentrag.ingestion.experience import Experience, RoleFinding, analyse_experience
-from talentrag.ingestion.experience_words import experience_words
+from talentrag.ingestion.experience_words import alternation, experience_words
 from talentrag.vocabulary.tokens import folded
 from talentrag.vocabulary.vocabulary import Vocabulary
 
@@ -38,6 +38,9 @@ _EMBEDDED_HEADING = re.compile(
     re.MULTILINE,
 )
 _CAPS_RUN = re.compile(r"[A-Z]{4}")
+_JOB_TITLE_WORD = re.compile(
+    rf"(?<!\w)(?:{alternation(experience_words().title_words)})s?(?!\w)", re.IGNORECASE
+)
 # "Skills: Python", and a label whose list runs on in bullets: "Skills * Solidity * Truffle",
 # "Technical Skills • Big Data: Hadoop" (a one-line CV of the kind scraped from job boards)
 _INLINE_LABEL = re.compile(r"^\s*[*_]*([A-Za-z &/]{3,40}?)[*_]*(?:\s*:|[ \t]+[*•·▪●■➢][ \t])\s*\S")
@@ -122,8 +125,18 @@ def _heading_kind(line: str) -> tuple[str, str] | None:
     if not candidate or len(candidate.split()) > 5 or re.search(r"[\d|@,.;—–]| - | at ", candidate):
         return None  # role lines ("### Engineer, Acme | 2019") stay inside their section
     marked = bool(markdown) or candidate.isupper() or line.rstrip().endswith(":")
-    kind = _section_kind(candidate, loose=marked)
+    kind = _section_kind(candidate, loose=marked) or _joined_heading_kind(candidate)
     return (kind, candidate) if kind else None
+
+
+def _joined_heading_kind(candidate: str) -> str | None:
+    """A plain heading that joins a section's name to another ("Key Skills and Systems",
+    "Education & Certifications", as a DOCX heading reads without its style): the kind
+    of the first name. Only with "and"/"&", so "Education Officer" stays a title."""
+    parts = re.split(r"\s+(?:and|&)\s+", candidate, maxsplit=1)
+    if len(parts) != 2 or not parts[1] or _JOB_TITLE_WORD.search(parts[1]):
+        return None  # "Education and Outreach Officer" is a job title
+    return _section_kind(parts[0])
 
 
 def _inline_label(line: str) -> tuple[str, str] | None:
