@@ -146,3 +146,20 @@ def test_headings_run_into_the_text_split_sections():
     sections = split_sections(text)
     assert [s.kind for s in sections] == ["header", "experience", "education"]
     assert text[sections[1].start :].startswith("Test Engineer")
+
+
+def test_title_case_headings_set_off_by_two_spaces_split_a_run_together_line():
+    text = (
+        "Ravi Kumar  Store Manager  ravi@example.com  Pune  Education Details  2015 to 2018"
+        " B.Com Pune University  Skill Details  Retail- Exprience - 60 months  Company Details"
+        "  company - Apex Retail  description - Store Manager, Jan 2019 to Till Date.\n"
+    )
+    kinds = [(s.kind, s.heading) for s in split_sections(text)]
+    assert kinds == [
+        ("header", ""),
+        ("education", "Education Details"),
+        ("skills", "Skill Details"),
+        ("experience", "Company Details"),
+    ]
+    text = "Ravi Kumar\nSUMMARY\nI led work experience days for schools.\n"
+    assert [s.kind for s in split_sections(text)] == ["header", "summary"]

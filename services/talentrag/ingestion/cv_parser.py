@@ -38,6 +38,18 @@ _EMBEDDED_HEADING = re.compile(
     re.MULTILINE,
 )
 _CAPS_RUN = re.compile(r"[A-Z]{4}")
+# A heading of two words or more set off by two spaces on each side in a run-together line,
+# in any case: scraped job-board resumes ("Lucknow, U.P.  Education Details  2019 to 2022").
+_SPACED_HEADING = re.compile(
+    r"(?<=\S[ \t]{2})("
+    + "|".join(
+        re.escape(phrase).replace(r"\ ", r"[ \t]+")
+        for phrase in sorted(_HEADINGS, key=len, reverse=True)
+        if " " in phrase
+    )
+    + r")(?=[ \t]{2,}\S)",
+    re.IGNORECASE,
+)
 _JOB_TITLE_WORD = re.compile(
     rf"(?<!\w)(?:{alternation(experience_words().title_words)})s?(?!\w)", re.IGNORECASE
 )
@@ -172,7 +184,10 @@ def _breaks(start: int, line: str) -> list[tuple[int, int, str, str]]:
         breaks.append((start, start + len(line), f"inline:{kind}", label))
     elif _INLINE_LABEL.match(line) and _FIELD_SEPARATOR.search(line):
         breaks.extend(_labelled_fields(start, line))
-    for match in _EMBEDDED_HEADING.finditer(line) if _CAPS_RUN.search(line) else ():
+    embedded_matches = list(_EMBEDDED_HEADING.finditer(line)) if _CAPS_RUN.search(line) else []
+    taken = {m.start() for m in embedded_matches}
+    spaced = [m for m in _SPACED_HEADING.finditer(line) if m.start() not in taken]
+    for match in sorted(embedded_matches + spaced, key=lambda m: m.start()):
         embedded = _section_kind(match.group(1))
         if embedded and not (inline and match.start() < len(line.split(":", 1)[0])):
             breaks.append((start + match.end(), start + match.end(), embedded, match.group(1)))
