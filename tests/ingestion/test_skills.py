@@ -305,6 +305,14 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
             "Oracle Database",
             "employer_or_school_name",
         ),
+        ("Month-end payroll is run by an outsourced bureau.", "Payroll", "other_person"),
+        ("Our vendor configured Salesforce for the sales team.", "Salesforce", "other_person"),
+        ("Escalated breaches to our data protection officer.", "GDPR", "other_person"),
+        (
+            "Partnered with the audit team and our data protection officer on retention rules.",
+            "GDPR",
+            "other_person",
+        ),
         ("Pastry Chef, Java House Coffee Roasters & Bakery", "Java", "employer_or_school_name"),
         (
             "Analyst, Oracle Financial Services Software Ltd",

@@ -840,9 +840,10 @@ class _Document:
     def _enclosing_other_person(self, mention: Mention) -> Cue | None:
         """A cue naming other people with the skill inside it: "by the data engineering
         team", "the QA automation team did": the skill is the team's, not the author's."""
-        position = bisect_left(self.team_name_starts, mention.start) - 1
-        if position >= 0 and self.team_names[position].end >= mention.end:
-            return self.team_names[position]
+        position = bisect_left(self.team_name_starts, mention.start)
+        for cue in self.team_names[max(0, position - _CUES_CHECKED) : position][::-1]:
+            if cue.end >= mention.end:  # a longer cue may start before a shorter one inside it
+                return cue
         return None
 
     def _forward(self, index: int, clause_start: int) -> tuple[Cue, int] | None:
