@@ -305,6 +305,11 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
             "Oracle Database",
             "employer_or_school_name",
         ),
+        (
+            "Built apps in React for a retail client (inventory management and payroll).",
+            "Payroll",
+            "project_domain",
+        ),
         ("Month-end payroll is run by an outsourced bureau.", "Payroll", "other_person"),
         ("Our vendor configured Salesforce for the sales team.", "Salesforce", "other_person"),
         ("Escalated breaches to our data protection officer.", "GDPR", "other_person"),
@@ -738,3 +743,9 @@ def test_tribunal_work_is_employment_law(vocabulary: Vocabulary):
 )
 def test_a_grade_letter_is_no_c(vocabulary: Vocabulary, text: str):
     assert "C" not in _held(text, vocabulary)
+
+
+def test_a_vendors_product_is_not_another_vendors(vocabulary: Vocabulary):
+    held = _held("SKILLS\nVeeva Vault eTMF, Medidata Rave, IBM QRadar\n", vocabulary)
+    assert {"Veeva Vault", "Medidata Rave", "SIEM"} <= held
+    assert not {"HashiCorp Vault", "IBM"} & held
