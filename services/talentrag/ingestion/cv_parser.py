@@ -15,8 +15,13 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from talentrag.domain import ExperienceLevel, ExperienceSpan, Role
-from talentrag.ingestion.experience import Experience, RoleFinding, analyse_experience
-from talentrag.ingestion.experience_words import alternation, experience_words
+from talentrag.ingestion.experience import (
+    Experience,
+    RoleFinding,
+    analyse_experience,
+    names_a_job,
+)
+from talentrag.ingestion.experience_words import experience_words
 from talentrag.vocabulary.tokens import folded
 from talentrag.vocabulary.vocabulary import Vocabulary
 
@@ -49,9 +54,6 @@ _SPACED_HEADING = re.compile(
     )
     + r")(?=[ \t]{2,}\S)",
     re.IGNORECASE,
-)
-_JOB_TITLE_WORD = re.compile(
-    rf"(?<!\w)(?:{alternation(experience_words().title_words)})s?(?!\w)", re.IGNORECASE
 )
 # "Skills: Python", and a label whose list runs on in bullets: "Skills * Solidity * Truffle",
 # "Technical Skills • Big Data: Hadoop" (a one-line CV of the kind scraped from job boards)
@@ -146,7 +148,7 @@ def _joined_heading_kind(candidate: str) -> str | None:
     "Education & Certifications", as a DOCX heading reads without its style): the kind
     of the first name. Only with "and"/"&", so "Education Officer" stays a title."""
     parts = re.split(r"\s+(?:and|&)\s+", candidate, maxsplit=1)
-    if len(parts) != 2 or not parts[1] or _JOB_TITLE_WORD.search(parts[1]):
+    if len(parts) != 2 or not parts[1] or names_a_job(parts[1]):
         return None  # "Education and Outreach Officer" is a job title
     return _section_kind(parts[0])
 

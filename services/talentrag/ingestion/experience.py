@@ -60,7 +60,8 @@ _ROLE_FIELDS = [
     for name, words in _WORDS.role_fields.items()
 ]
 _ROLE_STATEMENT = re.compile(rf"(?<!\w)(?:{alternation(_WORDS.role_statements)})(?!\w)", re.I)
-_SENTENCE_BREAK = re.compile(r"[.!?;](?:\s|$)|\(\d\)")  # "(2)": a numbered role in one line
+# where a sentence of a run-together line ends: after . or ;, or at a run of spaces
+_SENTENCE_BREAK = re.compile(r"(?<=[.;])\s+|\s{2,}(?=\S)")
 _TITLE_WORD = re.compile(rf"(?<!\w)(?:{alternation(_WORDS.title_words)})s?(?!\w)", re.I)
 _BULLET = re.compile(r"^\s*(?:[-•▪◦●·>]|\*(?=\s)|â€¢)")  # "**Developer**" is bold, not a bullet
 _SEPARATORS = re.compile(r"\s*(?:\||,|—|–|â€”|â€“| - | at | @ |\(|\)|:\s)\s*")
@@ -237,10 +238,9 @@ def _clause(text: str, dates: tuple[int, int], line: Line) -> str:
     only its sentence, since the previous sentence belongs to the previous role."""
     before = text[line.start : dates[0]]
     if len(line.text) > _MAX_HEADER_LINE:
-        sentence = r"(?<=[.;])\s+|\s{2,}(?=\S)"
         if before.strip():  # "... cutting. Pipe Welder, Gulf Coast Fabricators  Apr 2016 - ..."
-            return re.split(sentence, before.rstrip())[-1]
-        return re.split(sentence, text[dates[1] : line.end].lstrip(" :–-"))[
+            return _SENTENCE_BREAK.split(before.rstrip())[-1]
+        return _SENTENCE_BREAK.split(text[dates[1] : line.end].lstrip(" :–-"))[
             0
         ]  # "2019 - now: Title, Co."
     return before + " " + text[dates[1] : line.end]
@@ -350,9 +350,12 @@ def _drafts(text: str, lines: list[Line], as_of: date, skip: set[int]) -> list[_
 
 def _sentence_before(line: Line, position: int) -> str:
     """The line's text from the start of the sentence holding ``position`` up to it."""
-    before = line.text[: position - line.start]
-    breaks = [m.end() for m in _SENTENCE_BREAK.finditer(before)]
-    return before[breaks[-1] :] if breaks else before
+    return _SENTENCE_BREAK.split(line.text[: position - line.start])[-1]
+
+
+def names_a_job(text: str) -> bool:
+    """Whether ``text`` holds a job-title word ("Officer", "Engineer")."""
+    return bool(_TITLE_WORD.search(text))
 
 
 def _role_like(found: DateRange, line: Line) -> bool:

@@ -508,8 +508,7 @@ def _domain_of_work(text: str, mention: Mention, cues: ContextCues) -> bool:
     "software for medical devices"."""
     written = text[mention.start : mention.end]
     line_start = _line_start(text, mention.start)
-    first_word = not text[line_start : mention.start].strip(" \t-•*·–—>")
-    body = written[1:] if first_word else written
+    body = written[1:] if _first_on_line(text, mention.start) else written
     if any(ch.isupper() for ch in body):
         return False
     before = text[max(line_start, mention.start - 80) : mention.start]
@@ -653,9 +652,12 @@ _ROW_LABEL_AFTER = re.compile(r"[ \t]*\|[^\n|]*[,;]")
 def _row_label(text: str, start: int, end: int) -> bool:
     """True when the mention is the first cell of a table row whose next cell is a list
     ("Technology | Google Classroom; Microsoft Teams"): the row's label, not an item."""
-    line_start = _line_start(text, start)
-    first_cell = not text[line_start:start].strip(" \t-•*·▪")
-    return first_cell and _ROW_LABEL_AFTER.match(text, end) is not None
+    return _first_on_line(text, start) and _ROW_LABEL_AFTER.match(text, end) is not None
+
+
+def _first_on_line(text: str, position: int) -> bool:
+    """Whether only spaces and bullets stand before ``position`` on its line."""
+    return not text[_line_start(text, position) : position].strip(" \t-•*·▪–—>")
 
 
 def _inner_capital(spelling: str) -> bool:
