@@ -153,7 +153,8 @@ class Role(BaseModel):
     field: str | None = None
     kind: str | None = Field(
         None,
-        description="'job', 'training' (internship, placement...), 'part_time' or 'education'.",
+        description="'job', 'training' (internship, placement...), 'part_time', 'education' or "
+        "'earlier_career' (under a heading such as 'Previous Career').",
     )
     counted: bool | None = Field(None, description="Whether the role counts toward years.")
     span_start: int | None = Field(

@@ -202,6 +202,36 @@ def test_a_laboratory_career_does_not_count_for_a_data_engineer(vocabulary: Voca
     assert 4.0 < parsed.years < 4.3 and parsed.level is ExperienceLevel.MID
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "EMPLOYMENT\nBiology Teacher, Harrow Park School | 2022 – present\n\n"
+        "PREVIOUS CAREER\nMicrobiology Technician, Delmont Foods | 2012 – 2021\n"
+        "Ran plate counts and PCR assays.\n",
+        "Dana Whitfield  dana@example.com  WORK HISTORY  Biology Teacher, Harrow Park School "
+        "2022 – present  "
+        "EARLIER CAREER  Microbiology Technician, Delmont Foods 2012 – 2021 Ran plate counts.",
+    ],
+)
+def test_a_career_the_cv_calls_earlier_is_not_counted(vocabulary: Vocabulary, text: str):
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert 4.2 < parsed.years < 5.0 and parsed.level is ExperienceLevel.MID
+    earlier = [r for r in parsed.roles if r.kind == "earlier_career"]
+    assert [r.title for r in earlier] == ["Microbiology Technician"]
+    assert earlier[0].counted is False
+    assert "earlier-career" in parsed.level_reason
+
+
+def test_an_earlier_career_alone_gives_no_level(vocabulary: Vocabulary):
+    text = (
+        "EXPERIENCE\nBiology Teacher, Harrow Park School\n\n"
+        "PREVIOUS CAREER\nMicrobiology Technician, Delmont Foods | 2012 – 2021\n"
+    )
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert parsed.level is None and parsed.years is None
+    assert "current career" in parsed.level_reason
+
+
 def test_every_counted_role_span_points_at_its_dates(vocabulary: Vocabulary):
     parsed = parse_cv(INTERN_AND_PART_TIME, vocabulary, AS_OF)
     counted = [s for s in parsed.experience_spans if s.use == "role"]

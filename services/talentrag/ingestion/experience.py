@@ -9,7 +9,8 @@ Decisions (see also ``talentrag.policy.levels``):
   ``part_time``. Both are recorded as roles but never counted toward years: a
   reader judging seniority counts full-time work.
 - Years are the union of the counted roles in the current field (the latest role's
-  field), so overlapping roles count once and an earlier career does not count.
+  field), so overlapping roles count once and an earlier career does not count. Jobs
+  under a heading such as "Previous Career" are ``earlier_career``: the CV says so.
 - A range nested inside another role's range in the same section (a project, a
   promotion) is part of that role, not a role of its own.
 - Without counted roles, the CV's own stated total ("6+ years of experience",
@@ -571,7 +572,7 @@ def decide(
     elif stated:
         first_year = _timeline_start(text, skill_lines)
         result = _from_stated(text, roles, stated[0], notes, first_year, as_of)
-    elif others:
+    elif any(r.kind != "earlier_career" for r in others):
         reason = "junior: 0 y of full-time work; only " + "; ".join(notes)
         result = Experience(
             roles,
@@ -584,25 +585,28 @@ def decide(
         )
     else:
         reason = "unknown: no dated roles, durations or stated years of experience"
-        result = Experience(roles, None, None, None, None, reason)
+        if notes:  # only an earlier career is dated: the current one has no years
+            reason = "unknown: no dated roles in the current career; " + "; ".join(notes)
+        result = Experience(roles, None, None, None, None, reason, _not_counted_spans(others))
     result.stated = stated
     return result
 
 
-def _experience_spans(sections: list[tuple[str, int, int]]) -> list[tuple[int, int]]:
-    """Experience sections; a "Project: ..." line inside one opens a projects section, and
-    the experience that follows it is the same role's, so the run is one span."""
-    spans: list[tuple[int, int]] = []
+def _experience_spans(sections: list[tuple[str, int, int]]) -> list[tuple[int, int, str]]:
+    """Experience sections (start, end, kind); a "Project: ..." line inside one opens a
+    projects section, and the experience that follows it is the same role's, so the run
+    is one span."""
+    spans: list[tuple[int, int, str]] = []
     pending: tuple[int, int] | None = None  # projects right after an experience section
     for kind, start, end in sections:
-        if kind == "experience":
-            if spans and pending is not None:
-                spans[-1] = (spans[-1][0], end)
+        if kind in _ROLE_SECTIONS:
+            if spans and pending is not None and spans[-1][2] == kind:
+                spans[-1] = (spans[-1][0], end, kind)
             else:
-                spans.append((start, end))
+                spans.append((start, end, kind))
             pending = None
         elif kind == "projects" and spans and spans[-1][1] <= start and pending is None:
-            pending = (start, end) if _adjacent(spans[-1], start) else None
+            pending = (start, end) if _adjacent(spans[-1][:2], start) else None
         else:
             pending = None
     return spans
@@ -610,6 +614,16 @@ def _experience_spans(sections: list[tuple[str, int, int]]) -> list[tuple[int, i
 
 def _adjacent(span: tuple[int, int], start: int) -> bool:
     return span[1] >= start - 1
+
+
+_ROLE_SECTIONS = ("experience", "earlier_career")
+
+
+def _earlier(role: RoleFinding) -> RoleFinding:
+    """A job under a heading that sets it apart as an earlier career is not counted."""
+    if role.kind == "job":
+        role.kind, role.cue = "earlier_career", "earlier career"
+    return role
 
 
 def analyse_experience(
@@ -624,10 +638,10 @@ def analyse_experience(
     experience = _experience_spans(sections)
     if not experience:  # no experience heading: any dated line outside these sections
         excluded = {"education", "certifications", "projects", "skills", "other"}
-        experience = [(s, e) for kind, s, e in sections if kind not in excluded]
+        experience = [(s, e, "experience") for kind, s, e in sections if kind not in excluded]
     roles = [
-        role
-        for start, end in experience
+        _earlier(role) if kind == "earlier_career" else role
+        for start, end, kind in experience
         for role in section_roles(text, start, end, vocabulary, as_of, skip)
     ]
     blanked = list(text)

@@ -22,7 +22,14 @@ from pydantic import (
 )
 
 SectionKind = Literal[
-    "experience", "education", "certifications", "skills", "projects", "summary", "other"
+    "experience",
+    "earlier_career",
+    "education",
+    "certifications",
+    "skills",
+    "projects",
+    "summary",
+    "other",
 ]
 Words = list[str]
 

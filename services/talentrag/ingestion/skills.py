@@ -58,6 +58,7 @@ _CUES_CHECKED = 8  # nearest cues tried per mention and direction: keeps analysi
 
 _SECTION_STRENGTH = {
     "experience": SkillStrength.ROLE,
+    "earlier_career": SkillStrength.ROLE,
     "projects": SkillStrength.ROLE,
     "skills": SkillStrength.SKILLS_LIST,
     "other": SkillStrength.SKILLS_LIST,
