@@ -140,9 +140,11 @@ class SearchService:
     ) -> list[CandidateResult]:
         """The page's candidates read whole: matched skill by skill, with evidence."""
         wanted = {name for s in skills for name in s.accepts} | excluded.keys()
-        profiles = await self.store.profiles(tenant, page, wanted)
-        records = await self.store.get_many(tenant, page)
-        duplicates = await self.store.duplicates_of(tenant, page)
+        profiles, records, duplicates = await asyncio.gather(  # three round trips at once
+            self.store.profiles(tenant, page, wanted),
+            self.store.get_many(tenant, page),
+            self.store.duplicates_of(tenant, page),
+        )
         this_year = self.today().year
         return [
             _result(
