@@ -153,8 +153,9 @@ class Role(BaseModel):
     field: str | None = None
     kind: str | None = Field(
         None,
-        description="'job', 'training' (internship, placement...), 'part_time', 'education' or "
-        "'earlier_career' (under a heading such as 'Previous Career').",
+        description="'job', 'training' (internship, placement...), 'part_time', 'education', "
+        "'career_break' (a gap such as a sabbatical) or 'earlier_career' (under a heading such "
+        "as 'Previous Career').",
     )
     counted: bool | None = Field(None, description="Whether the role counts toward years.")
     span_start: int | None = Field(

@@ -111,6 +111,13 @@ def test_sections():
         ("SKILL DETAILS", "skills"),
         ("Key Skills and Systems", "skills"),  # a DOCX heading without its style
         ("Education & Certifications", "education"),
+        ("EXPERIENCIA PROFESIONAL", "experience"),
+        ("Werkervaring", "experience"),
+        ("EDUCACIÓN", "education"),
+        ("Habilidades", "skills"),
+        ("RESUMEN PROFESIONAL", "summary"),
+        ("REFERENCIAS", "references"),
+        ("Referees", "references"),
     ],
 )
 def test_real_resume_headings(heading: str, kind: str):
@@ -132,6 +139,14 @@ def test_a_label_whose_list_runs_on_in_bullets_is_a_one_line_section():
         ("header", ""),
         ("education", "Education Details"),
     ]
+
+
+def test_a_wrapped_line_is_not_a_heading():
+    text = (
+        "EXPERIENCE\nERP Consultant, Norte Sistemas | 2020 - present\n"
+        "- Workshops, configuration, key-user\n  training and hypercare\n- Data migration\n"
+    )
+    assert [s.kind for s in split_sections(text)] == ["experience"]
 
 
 def test_a_job_title_line_is_not_a_heading():

@@ -222,6 +222,50 @@ def test_a_career_the_cv_calls_earlier_is_not_counted(vocabulary: Vocabulary, te
     assert "earlier-career" in parsed.level_reason
 
 
+def test_a_career_break_is_a_gap_not_a_role(vocabulary: Vocabulary):
+    text = (
+        "EXPERIENCE\nQA Engineer, Lumen Apps | March 2024 - present\n"
+        "Sabbatical - May 2022 to February 2024\nTravelled and cared for family.\n"
+        "QA Engineer, Tessel Labs | June 2020 - April 2022\n"
+    )
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    gap = [r for r in parsed.roles if r.kind == "career_break"]
+    assert len(gap) == 1 and gap[0].counted is False
+    assert 4.3 < parsed.years < 4.7 and parsed.level is ExperienceLevel.MID
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Student developer, 16h/week — City College IT desk (Sep 2017 – Jun 2021)",
+        "Bijbaan — Supermarkt Vos, Leiden (Sep 2017 – Jun 2021)",
+    ],
+)
+def test_hours_a_week_and_student_jobs_are_part_time(vocabulary: Vocabulary, header: str):
+    text = f"EXPERIENCE\nBackend Developer, Qbit | Jan 2022 - present\n{header}\n"
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert [r.kind for r in parsed.roles] == ["job", "part_time"]
+    assert parsed.level is ExperienceLevel.MID
+
+
+def test_a_spanish_open_end_runs_to_today(vocabulary: Vocabulary):
+    text = "EXPERIENCIA PROFESIONAL\nAnalista de Datos, Grupo Sol\nFeb 2023 – a la fecha\n"
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert [(r.start, r.end) for r in parsed.roles] == [(date(2023, 2, 1), AS_OF)]
+
+
+def test_an_erp_functional_consultant_after_accounting_is_a_career_change(
+    vocabulary: Vocabulary,
+):
+    text = (
+        "EXPERIENCE\nFunctional Consultant, Norte Sistemas | Jan 2022 - present\n"
+        "General Accountant, Sol Foods | Jan 2012 - Dec 2021\n"
+    )
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert parsed.level is ExperienceLevel.MID
+    assert [r.counted for r in parsed.roles] == [True, False]
+
+
 def test_an_earlier_career_alone_gives_no_level(vocabulary: Vocabulary):
     text = (
         "EXPERIENCE\nBiology Teacher, Harrow Park School\n\n"

@@ -324,6 +324,67 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
             "Oracle Financials",
             "employer_or_school_name",
         ),
+        # a listed skill with a statement after it
+        ("Kafka: none so far.", "Apache Kafka", "negated"),
+        ("Scala: never professionally.", "Scala", "negated"),
+        ("Snowflake: no real production experience.", "Snowflake", "negated"),
+        (
+            "Terraform Associate - scheduled for 2027",
+            "HashiCorp Certified Terraform Associate",
+            "aspirational",
+        ),
+        ("Haskell — tinkering with it on weekends.", "Haskell", "aspirational"),
+        ("Tried Svelte for an internal demo, nothing shipped yet.", "Svelte", "aspirational"),
+        ("I would like to rewrite our parser in Rust.", "Rust", "aspirational"),
+        # a sentence says one thing of a skill: the meetup's name is no skill either
+        (
+            "Kotlin Meetup Berlin 2024 – attended, planning to learn Kotlin next",
+            "Kotlin",
+            "aspirational",
+        ),
+        # other people named by a pronoun, a role or a team, as subject or agent
+        ("Liaise with the web squad (they use Angular and NgRx).", "Angular", "other_person"),
+        (
+            "The DBAs handled PostgreSQL upgrades; I wrote the migrations.",
+            "PostgreSQL",
+            "other_person",
+        ),
+        ("Our release engineer maintains the Jenkins farm.", "Jenkins", "other_person"),
+        (
+            "Interface drawings were drawn in Visio by the architects.",
+            "Microsoft Visio",
+            "other_person",
+        ),
+        ("The finance team reported in Tableau each Monday.", "Tableau", "other_person"),
+        (
+            "Trained 30 store managers; most of them now build their own reports in Power BI.",
+            "Power BI",
+            "other_person",
+        ),
+        (
+            "The insurer's claims platform is COBOL and I only call its web services.",
+            "COBOL",
+            "other_person",
+        ),
+        ("Our Salesforce partner configured the CPQ module.", "Salesforce", "other_person"),
+        ("REFERENCES\nJulia Novak, Head of Data, Acme Ltd", "Julia", "other_person"),
+        # what a client had or a product was for
+        (
+            "The customer migrated from Oracle E-Business Suite to NetSuite last year.",
+            "Oracle Financials",
+            "project_domain",
+        ),
+        ("Firmware for a medical device manufacturer.", "medical device", "project_domain"),
+        (
+            "Offline maps that run on a farmer's Android phone.",
+            "Android Development",
+            "project_domain",
+        ),
+        (
+            "Sales Engineer, Northern Power Distribution Co., Manila",
+            "Power Systems",
+            "employer_or_school_name",
+        ),
     ],
 )
 def test_mentions_that_are_not_the_authors_skills(
@@ -350,6 +411,10 @@ def test_mentions_that_are_not_the_authors_skills(
         ("Resilience: risk management, company continuity plans.", "Risk Management"),
         ("Paralegal in a corporate law firm since 2020.", "Corporate Law"),
         ("Supervised four analysts and built their Tableau dashboards myself.", "Tableau"),
+        ("As our first data engineer, I built the Airflow pipelines.", "Apache Airflow"),
+        ("Kafka: five years in production.", "Apache Kafka"),
+        ("I want to keep improving our Go services.", "Go"),
+        ("The customer migrated from Oracle E-Business Suite to NetSuite last year.", "NetSuite"),
     ],
 )
 def test_the_authors_own_work_stays_held(vocabulary: Vocabulary, text: str, skill: str):

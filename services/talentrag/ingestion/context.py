@@ -82,6 +82,7 @@ class CueFile(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     version: Literal[1]
+    lexicon: dict[str, list[str]] = Field(default_factory=dict)
     terminators: list[str] = Field(min_length=1)
     list_connectors: list[str] = Field(min_length=1)
     pseudo: list[str] = Field(default_factory=list)
@@ -212,9 +213,39 @@ def _ending_with(phrases: list[str]) -> re.Pattern[str]:
 
 
 def _name_ending_in(words: list[str], first: str) -> re.Pattern[str]:
-    """Up to four capitalised words (starting with ``first``), then one of ``words``:
-    what follows a mention that makes it part of an organisation's name."""
-    return re.compile(rf"(?:[ \t]+{first}[\w&'.-]*){{0,4}}?[ \t]+(?i:{_phrases(words)})(?!\w)")
+    """Up to four capitalised words (starting with ``first``), then one of ``words``,
+    capitalised too: what follows a mention that makes it part of an organisation's name
+    ("IPS Academy"; "our Go services" is no name)."""
+    return re.compile(
+        rf"(?:[ \t]+{first}[\w&'.-]*){{0,4}}?[ \t]+(?=[A-Z])(?i:{_phrases(words)})(?!\w)"
+    )
+
+
+_LEXICON_NAME = re.compile(r"\{([a-z_]+)\}")
+
+
+def _with_lexicon(spec: CueFile) -> tuple[CueFile, list[str]]:
+    """Triggers with each ``{name}`` replaced by the lexicon's list of that name, and the
+    names no list has (a quantifier such as ``{0,3}`` is no name)."""
+    alternations = {name: "(?:" + _phrases(words) + ")" for name, words in spec.lexicon.items()}
+    unknown: list[str] = []
+
+    def expand(where: str, trigger: str) -> str:
+        def word_list(match: re.Match[str]) -> str:
+            if match.group(1) not in alternations:
+                unknown.append(f"{where}: {{{match.group(1)}}} names no lexicon list")
+                return match.group(0)
+            return alternations[match.group(1)]
+
+        return _LEXICON_NAME.sub(word_list, trigger)
+
+    rules = [
+        rule.model_copy(
+            update={"triggers": [expand(f"rules[{i}].triggers", t) for t in rule.triggers]}
+        )
+        for i, rule in enumerate(spec.rules)
+    ]
+    return spec.model_copy(update={"rules": rules}), unknown
 
 
 def _problems(spec: CueFile) -> list[str]:
@@ -232,6 +263,7 @@ def _problems(spec: CueFile) -> list[str]:
         "domain_of_work.things": spec.domain_of_work.things,
     }
     lists.update({f"rules[{i}].triggers": r.triggers for i, r in enumerate(spec.rules)})
+    lists.update({f"lexicon.{name}": words for name, words in spec.lexicon.items()})
     for where, phrases in lists.items():
         for phrase in phrases:
             if not phrase.strip():
@@ -246,7 +278,8 @@ def _problems(spec: CueFile) -> list[str]:
 
 def compile_cues(spec: CueFile) -> ContextCues:
     """Compile a validated cue file (raises ``CueFileError`` on a bad pattern)."""
-    problems = _problems(spec)
+    spec, unknown = _with_lexicon(spec)
+    problems = unknown + _problems(spec)
     if problems:
         raise CueFileError(
             "context cues have problems:\n" + "\n".join(f"  - {p}" for p in problems)

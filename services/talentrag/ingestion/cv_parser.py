@@ -139,6 +139,8 @@ def _heading_kind(line: str) -> tuple[str, str] | None:
     if not candidate or len(candidate.split()) > 5 or re.search(r"[\d|@,.;—–]| - | at ", candidate):
         return None  # role lines ("### Engineer, Acme | 2019") stay inside their section
     marked = bool(markdown) or candidate.isupper() or line.rstrip().endswith(":")
+    if not marked and candidate[0].islower():
+        return None  # a wrapped line ("  training and go-live support"), not a heading
     kind = _section_kind(candidate, loose=marked) or _joined_heading_kind(candidate)
     return (kind, candidate) if kind else None
 

@@ -6,8 +6,9 @@ Decisions (see also ``talentrag.policy.levels``):
   has no headings). A dated line whose header names a degree is education.
 - Internships, placements, apprenticeships, co-ops, summer jobs and volunteering are
   ``training``; part-time roles (``part-time``, "20 h/week", bank, PRN) are
-  ``part_time``. Both are recorded as roles but never counted toward years: a
-  reader judging seniority counts full-time work.
+  ``part_time`` (also "12h/week", a student job). Both are recorded as roles but never
+  counted toward years: a reader judging seniority counts full-time work. A "Career
+  break" or "Sabbatical" line is ``career_break``: a gap, recorded, never counted.
 - Years are the union of the counted roles in the current field (the latest role's
   field), so overlapping roles count once and an earlier career does not count. Jobs
   under a heading such as "Previous Career" are ``earlier_career``: the CV says so.
@@ -54,7 +55,10 @@ from talentrag.vocabulary.vocabulary import Vocabulary
 
 _WORDS = experience_words()
 _TRAINING = re.compile(rf"(?<![\w-])(?:{alternation(_WORDS.training_cues)})(?![\w-])", re.I)
-_PART_TIME = re.compile(rf"(?<![\w-])(?:{alternation(_WORDS.part_time_cues)})(?![\w-])", re.I)
+_PART_TIME = re.compile(
+    rf"(?<![\w-])(?:\d+(?:[.,]\d+)?[ \t]*)?(?:{alternation(_WORDS.part_time_cues)})(?![\w-])", re.I
+)
+_BREAK = re.compile(rf"(?<![\w-])(?:{alternation(_WORDS.break_cues)})(?![\w-])", re.I)
 _EDUCATION = education_cue_pattern()
 _ROLE_FIELDS = [
     (name, re.compile(rf"(?<!\w)(?:{alternation(words)})(?!\w)", re.I))
@@ -285,6 +289,8 @@ def _role_field_hint(text: str) -> str | None:
 def _kind(header: str, titles: _Titles) -> tuple[str, str | None]:
     if (match := _EDUCATION.search(header)) and not titles.field(header):
         return "education", match.group(0)
+    if match := _BREAK.search(header):
+        return "career_break", match.group(0)
     if match := _TRAINING.search(header):
         return "training", match.group(0)
     if match := _PART_TIME.search(header):
@@ -572,7 +578,7 @@ def decide(
     elif stated:
         first_year = _timeline_start(text, skill_lines)
         result = _from_stated(text, roles, stated[0], notes, first_year, as_of)
-    elif any(r.kind != "earlier_career" for r in others):
+    elif any(r.kind not in ("earlier_career", "career_break") for r in others):
         reason = "junior: 0 y of full-time work; only " + "; ".join(notes)
         result = Experience(
             roles,
@@ -637,7 +643,7 @@ def analyse_experience(
     skip = {line.start for line in skill_lines}
     experience = _experience_spans(sections)
     if not experience:  # no experience heading: any dated line outside these sections
-        excluded = {"education", "certifications", "projects", "skills", "other"}
+        excluded = {"education", "certifications", "projects", "skills", "other", "references"}
         experience = [(s, e, "experience") for kind, s, e in sections if kind not in excluded]
     roles = [
         _earlier(role) if kind == "earlier_career" else role

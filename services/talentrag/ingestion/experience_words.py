@@ -30,6 +30,7 @@ SectionKind = Literal[
     "projects",
     "summary",
     "other",
+    "references",
 ]
 Words = list[str]
 
@@ -48,6 +49,7 @@ class ExperienceWords(BaseModel):
     since_words: Words = Field(min_length=1)
     numbers: dict[str, int]
     training_cues: Words = Field(min_length=1)
+    break_cues: Words = Field(min_length=1)
     part_time_cues: Words = Field(min_length=1)
     education_cues: Words = Field(min_length=1)
     experience_words: Words = Field(min_length=1)

@@ -445,6 +445,8 @@ def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -
         return "web_address"
     if sections.in_heading(mention.start):
         return "no_skill_context"  # "SOFTWARE" heads a list; it is no item of it
+    if sections.kind_at(mention.start) == "references":
+        return "other_person"  # a referee's name and title: "Ruby Chen, Head of Sales"
     before = text[_line_start(text, mention.start, 80) : mention.start]
     if text[mention.start].isupper() and (
         cues.org_before.search(before) or cues.name_after.match(text, mention.end)
@@ -980,10 +982,8 @@ def extract_skills(
     positions: dict[str, list[int]] = {}
     for mention, reason in screened_out:
         _add_rejected(rejected, mention, reason, _evidence(document, mention, source_file))
-    for index, mention in enumerate(mentions):
+    for mention, category in zip(mentions, _categories(document), strict=True):
         evidence = _evidence(document, mention, source_file)
-        governing = document.governing(index)
-        category = governing[0].category if governing else None
         if category in NOT_HELD:
             _add_rejected(rejected, mention, str(category), evidence)
             continue
@@ -999,6 +999,29 @@ def extract_skills(
         rejected=rejected_only,
         positions=_with_implied(positions, held, vocabulary),
     )
+
+
+def _categories(document: _Document) -> list[CueCategory | None]:
+    """What governs each mention. A sentence says one thing of a skill: when a cue marks
+    one mention not held, the sentence's other mentions of that skill are not held either
+    ("Flutter Forward meetup (attended), planning to learn Flutter next")."""
+    categories = []
+    for index in range(len(document.mentions)):
+        governing = document.governing(index)
+        categories.append(governing[0].category if governing else None)
+    refused = {
+        (mention.skill, document.sentence_span(mention.start, mention.end)): category
+        for mention, category in zip(document.mentions, categories, strict=True)
+        if category in NOT_HELD
+    }
+    return [
+        category
+        if category in NOT_HELD
+        else refused.get(
+            (mention.skill, document.sentence_span(mention.start, mention.end)), category
+        )
+        for mention, category in zip(document.mentions, categories, strict=True)
+    ]
 
 
 def _with_implied(
