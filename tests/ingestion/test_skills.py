@@ -414,6 +414,7 @@ def test_mentions_that_are_not_the_authors_skills(
         ("As our first data engineer, I built the Airflow pipelines.", "Apache Airflow"),
         ("Kafka: five years in production.", "Apache Kafka"),
         ("I want to keep improving our Go services.", "Go"),
+        ("Purchasing, inventory management, vendor onboarding.", "Inventory Management"),
         ("The customer migrated from Oracle E-Business Suite to NetSuite last year.", "NetSuite"),
     ],
 )
@@ -701,6 +702,7 @@ def test_what_software_was_for_is_no_skill(vocabulary: Vocabulary):
         ("Wrote unit and integration tests with pytest.", "Unit Testing"),
         ("Handled accounts payable and receivable for 3 entities.", "Accounts Receivable"),
         ("Field and phone sales of solar panel installations.", "Field Sales"),
+        ("Ledger close, accounts payable / receivable, VAT.", "Accounts Receivable"),
     ],
 )
 def test_a_skill_with_a_shared_word_left_out(vocabulary: Vocabulary, text: str, skill: str):
@@ -744,6 +746,7 @@ def test_a_clients_team_holds_what_it_built(vocabulary: Vocabulary):
         ("General ledger, AP/AR and bank reconciliations.", "Accounts Payable"),
         ("General ledger, AP/AR and bank reconciliations.", "Accounts Receivable"),
         ("Led the move from SVN to Git.", "Apache Subversion"),
+        ("Moved the whole team from SVN to Git.", "Apache Subversion"),
         ("k6 load tests before each major release.", "k6"),
         ("Modelled the finance marts in Snowflake with dbt.", "Data Modeling"),
         ("Orchestrate 140 DAGs; model the warehouse with dbt.", "Data Modeling"),

@@ -171,27 +171,42 @@ def _elided(
         return not text[tokens[left].end : tokens[right].start].strip()
 
     found: list[Mention] = []
-    for k in range(1, len(tokens) - 1):
-        if folded[k] not in _COORDINATION or not (joined(k - 1, k) and joined(k, k + 1)):
-            continue
+    for x, z in _coordinated(text, tokens, folded):
         # X and Y head: X takes Y's head ("Email and SMS marketing")
-        x = k - 1
-        if x not in covered and k + 2 < len(tokens) and joined(k + 1, k + 2):
+        if x not in covered and z + 1 < len(tokens) and joined(z, z + 1):
             for width in (1, 2):
-                head = tuple(folded[k + 2 : k + 2 + width])
+                head = tuple(folded[z + 1 : z + 1 + width])
                 mention = _elided_mention(vocabulary, (folded[x], *head), tokens[x])
                 if mention:
                     found.append(mention)
                     covered.add(x)
                     break
         # modifier head and Z: Z takes the modifier ("accounts payable and receivable")
-        z, first = k + 1, ending_at.get(k)
+        first = ending_at.get(x + 1)
         if first is not None and z not in covered:
             mention = _elided_mention(vocabulary, (folded[first], folded[z]), tokens[z])
             if mention:
                 found.append(mention)
                 covered.add(z)
     return found
+
+
+def _coordinated(text: str, tokens: list[Token], folded: list[str]) -> list[tuple[int, int]]:
+    """Pairs of tokens (x, z) joined by "and", "or", "&" between spaces, or by a slash:
+    "payable and receivable", "payable / receivable"."""
+    pairs = []
+    for k in range(len(tokens) - 1):
+        gap = text[tokens[k].end : tokens[k + 1].start]
+        if gap.strip() == "/":
+            pairs.append((k, k + 1))
+        elif (
+            k > 0
+            and folded[k] in _COORDINATION
+            and not gap.strip()
+            and not text[tokens[k - 1].end : tokens[k].start].strip()
+        ):
+            pairs.append((k - 1, k + 1))
+    return pairs
 
 
 def _elided_mention(vocabulary: Vocabulary, key: tuple[str, ...], written: Token) -> Mention | None:
