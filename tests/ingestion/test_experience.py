@@ -266,6 +266,16 @@ def test_an_erp_functional_consultant_after_accounting_is_a_career_change(
     assert [r.counted for r in parsed.roles] == [True, False]
 
 
+def test_a_teacher_turned_events_coordinator_counts_only_events_years(vocabulary: Vocabulary):
+    text = (
+        "EXPERIENCE\nEvents Coordinator, Harbour Conference Centre | 03/2024 - present\n"
+        "Geography Teacher, Westfield Middle School | 08/2015 - 02/2024\n"
+    )
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert parsed.level is ExperienceLevel.JUNIOR
+    assert [r.counted for r in parsed.roles] == [True, False]
+
+
 def test_an_earlier_career_alone_gives_no_level(vocabulary: Vocabulary):
     text = (
         "EXPERIENCE\nBiology Teacher, Harrow Park School\n\n"

@@ -367,6 +367,17 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
             "other_person",
         ),
         ("Our Salesforce partner configured the CPQ module.", "Salesforce", "other_person"),
+        (
+            "Drawings come from our design office engineers in AutoCAD.",
+            "AutoCAD",
+            "other_person",
+        ),
+        (
+            "Budgets are updated in Primavera P6 by our cost estimator.",
+            "Primavera P6",
+            "other_person",
+        ),
+        ("The façade model is produced by the architect's team in Revit.", "Revit", "other_person"),
         ("REFERENCES\nJulia Novak, Head of Data, Acme Ltd", "Julia", "other_person"),
         # what a client had or a product was for
         (
@@ -415,6 +426,8 @@ def test_mentions_that_are_not_the_authors_skills(
         ("Kafka: five years in production.", "Apache Kafka"),
         ("I want to keep improving our Go services.", "Go"),
         ("Purchasing, inventory management, vendor onboarding.", "Inventory Management"),
+        ("Tools: Microsoft Word / Outlook / Teams", "Microsoft Outlook"),
+        ("Child protection • Court reports • Microsoft Word, Outlook, Teams", "Microsoft Word"),
         ("The customer migrated from Oracle E-Business Suite to NetSuite last year.", "NetSuite"),
     ],
 )
