@@ -427,6 +427,8 @@ def test_mentions_that_are_not_the_authors_skills(
         ("I want to keep improving our Go services.", "Go"),
         ("Purchasing, inventory management, vendor onboarding.", "Inventory Management"),
         ("Tools: Microsoft Word / Outlook / Teams", "Microsoft Outlook"),
+        ("Tools: Microsoft Word / Outlook / Teams", "Microsoft Teams"),
+        ("Languages: C, Assembly, Python", "Assembly Language"),
         ("Child protection • Court reports • Microsoft Word, Outlook, Teams", "Microsoft Word"),
         ("The customer migrated from Oracle E-Business Suite to NetSuite last year.", "NetSuite"),
     ],
@@ -682,6 +684,12 @@ def test_a_credentials_acronym_counts_in_a_list_of_certifications(vocabulary: Vo
         ("Plan and deliver lessons for a class of 30.", "Lesson Planning"),
         ("Plan and teach all core subjects to a class of 29.", "Lesson Planning"),
         ("Mentor four graduate engineers working towards chartership.", "Mentoring"),
+        ("Organised and hosted 14 trade shows across the region.", "Event Planning"),
+        ("Planned and ran the charity's annual gala for 300 guests.", "Event Planning"),
+        (
+            "Coordinate 20-30 weddings a season, from first call to the last dance.",
+            "Event Planning",
+        ),
     ],
 )
 def test_a_phrase_shows_a_skill_it_does_not_name(vocabulary: Vocabulary, text: str, skill: str):
@@ -830,3 +838,15 @@ def test_a_vendors_product_is_not_another_vendors(vocabulary: Vocabulary):
     held = _held("SKILLS\nVeeva Vault eTMF, Medidata Rave, IBM QRadar\n", vocabulary)
     assert {"Veeva Vault", "Medidata Rave", "SIEM"} <= held
     assert not {"HashiCorp Vault", "IBM"} & held
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Planned the Kafka events schema migration with the data team.",
+        "Two years on the PCB Assembly line at Vortex Electronics.",
+        "Shared the release notes in our Teams channel every Friday.",
+    ],
+)
+def test_words_shared_with_a_skill_show_none(vocabulary: Vocabulary, text: str):
+    assert not {"Event Planning", "Assembly Language", "Microsoft Teams"} & _held(text, vocabulary)
