@@ -368,6 +368,21 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
         ),
         ("Our Salesforce partner configured the CPQ module.", "Salesforce", "other_person"),
         (
+            "Agreed promotions with the key account managers.",
+            "Key Account Management",
+            "other_person",
+        ),
+        (
+            "The SAP S/4HANA rollout is being run by the group programme office.",
+            "SAP ERP",
+            "other_person",
+        ),
+        (
+            "Brackets for aerospace and medical device customers.",
+            "medical device",
+            "project_domain",
+        ),
+        (
             "Drawings come from our design office engineers in AutoCAD.",
             "AutoCAD",
             "other_person",
@@ -850,3 +865,7 @@ def test_a_vendors_product_is_not_another_vendors(vocabulary: Vocabulary):
 )
 def test_words_shared_with_a_skill_show_none(vocabulary: Vocabulary, text: str):
     assert not {"Event Planning", "Assembly Language", "Microsoft Teams"} & _held(text, vocabulary)
+
+
+def test_a_clause_after_and_lends_no_head_word(vocabulary: Vocabulary):
+    assert "Emergency Nursing" not in _held("Calm in an emergency and I care a lot.", vocabulary)

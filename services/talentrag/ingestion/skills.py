@@ -152,6 +152,27 @@ def _candidates(
 
 
 _COORDINATION = frozenset({"and", "or", "&"})
+# Words that start a clause, not a list item: "in an emergency and I care" is no
+# "emergency care".
+_CLAUSE_OPENERS = frozenset(
+    {
+        "i",
+        "we",
+        "you",
+        "he",
+        "she",
+        "they",
+        "it",
+        "this",
+        "that",
+        "a",
+        "an",
+        "the",
+        "to",
+        "my",
+        "our",
+    }
+)
 
 
 def _elided(
@@ -173,7 +194,8 @@ def _elided(
     found: list[Mention] = []
     for x, z in _coordinated(text, tokens, folded):
         # X and Y head: X takes Y's head ("Email and SMS marketing")
-        if x not in covered and z + 1 < len(tokens) and joined(z, z + 1):
+        opens_clause = folded[z] in _CLAUSE_OPENERS
+        if x not in covered and not opens_clause and z + 1 < len(tokens) and joined(z, z + 1):
             for width in (1, 2):
                 head = tuple(folded[z + 1 : z + 1 + width])
                 mention = _elided_mention(vocabulary, (folded[x], *head), tokens[x])
