@@ -319,6 +319,8 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
             "other_person",
         ),
         ("Pastry Chef, Java House Coffee Roasters & Bakery", "Java", "employer_or_school_name"),
+        ("Server, Ruby's Diner, Halifax (2018 - 2020)", "Ruby", "employer_or_school_name"),
+        ("Line cook at Java Grill, Austin", "Java", "employer_or_school_name"),
         (
             "Analyst, Oracle Financial Services Software Ltd",
             "Oracle Financials",
@@ -440,6 +442,7 @@ def test_mentions_that_are_not_the_authors_skills(
         ("As our first data engineer, I built the Airflow pipelines.", "Apache Airflow"),
         ("Kafka: five years in production.", "Apache Kafka"),
         ("I want to keep improving our Go services.", "Go"),
+        ("Used Python's asyncio and Ruby's Enumerable daily.", "Ruby"),
         ("Purchasing, inventory management, vendor onboarding.", "Inventory Management"),
         ("Tools: Microsoft Word / Outlook / Teams", "Microsoft Outlook"),
         ("Tools: Microsoft Word / Outlook / Teams", "Microsoft Teams"),

@@ -215,9 +215,9 @@ def _ending_with(phrases: list[str]) -> re.Pattern[str]:
 def _name_ending_in(words: list[str], first: str) -> re.Pattern[str]:
     """Up to four capitalised words (starting with ``first``), then one of ``words``,
     capitalised too: what follows a mention that makes it part of an organisation's name
-    ("IPS Academy"; "our Go services" is no name)."""
+    ("IPS Academy", "Ruby's Diner"; "our Go services" is no name)."""
     return re.compile(
-        rf"(?:[ \t]+{first}[\w&'.-]*){{0,4}}?[ \t]+(?=[A-Z])(?i:{_phrases(words)})(?!\w)"
+        rf"(?:['’]s)?(?:[ \t]+{first}[\w&'.-]*){{0,4}}?[ \t]+(?=[A-Z])(?i:{_phrases(words)})(?!\w)"
     )
 
 
