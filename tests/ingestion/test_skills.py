@@ -443,6 +443,8 @@ def test_mentions_that_are_not_the_authors_skills(
         ("Kafka: five years in production.", "Apache Kafka"),
         ("I want to keep improving our Go services.", "Go"),
         ("Used Python's asyncio and Ruby's Enumerable daily.", "Ruby"),
+        ("Built 12 services, most of them in Go.", "Go"),
+        ("Wrote the internal API they use daily, in Go.", "Go"),
         ("Purchasing, inventory management, vendor onboarding.", "Inventory Management"),
         ("Tools: Microsoft Word / Outlook / Teams", "Microsoft Outlook"),
         ("Tools: Microsoft Word / Outlook / Teams", "Microsoft Teams"),
