@@ -375,11 +375,6 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
             "other_person",
         ),
         (
-            "The SAP S/4HANA rollout is being run by the group programme office.",
-            "SAP ERP",
-            "other_person",
-        ),
-        (
             "Brackets for aerospace and medical device customers.",
             "medical device",
             "project_domain",
@@ -445,6 +440,7 @@ def test_mentions_that_are_not_the_authors_skills(
         ("Used Python's asyncio and Ruby's Enumerable daily.", "Ruby"),
         ("Built 12 services, most of them in Go.", "Go"),
         ("Wrote the internal API they use daily, in Go.", "Go"),
+        ("Built Shiny apps used by the finance team for forecasts.", "R Shiny"),
         ("Purchasing, inventory management, vendor onboarding.", "Inventory Management"),
         ("Tools: Microsoft Word / Outlook / Teams", "Microsoft Outlook"),
         ("Tools: Microsoft Word / Outlook / Teams", "Microsoft Teams"),
