@@ -254,25 +254,26 @@ def test_a_spanish_open_end_runs_to_today(vocabulary: Vocabulary):
     assert [(r.start, r.end) for r in parsed.roles] == [(date(2023, 2, 1), AS_OF)]
 
 
-def test_an_erp_functional_consultant_after_accounting_is_a_career_change(
-    vocabulary: Vocabulary,
+@pytest.mark.parametrize(
+    ("text", "level"),
+    [
+        (  # an ERP functional consultant who was an accountant
+            "EXPERIENCE\nFunctional Consultant, Norte Sistemas | Jan 2022 - present\n"
+            "General Accountant, Sol Foods | Jan 2012 - Dec 2021\n",
+            ExperienceLevel.MID,
+        ),
+        (  # an events coordinator who was a teacher
+            "EXPERIENCE\nEvents Coordinator, Harbour Conference Centre | 03/2024 - present\n"
+            "Geography Teacher, Westfield Middle School | 08/2015 - 02/2024\n",
+            ExperienceLevel.JUNIOR,
+        ),
+    ],
+)
+def test_a_career_change_counts_only_the_new_field(
+    vocabulary: Vocabulary, text: str, level: ExperienceLevel
 ):
-    text = (
-        "EXPERIENCE\nFunctional Consultant, Norte Sistemas | Jan 2022 - present\n"
-        "General Accountant, Sol Foods | Jan 2012 - Dec 2021\n"
-    )
     parsed = parse_cv(text, vocabulary, AS_OF)
-    assert parsed.level is ExperienceLevel.MID
-    assert [r.counted for r in parsed.roles] == [True, False]
-
-
-def test_a_teacher_turned_events_coordinator_counts_only_events_years(vocabulary: Vocabulary):
-    text = (
-        "EXPERIENCE\nEvents Coordinator, Harbour Conference Centre | 03/2024 - present\n"
-        "Geography Teacher, Westfield Middle School | 08/2015 - 02/2024\n"
-    )
-    parsed = parse_cv(text, vocabulary, AS_OF)
-    assert parsed.level is ExperienceLevel.JUNIOR
+    assert parsed.level is level
     assert [r.counted for r in parsed.roles] == [True, False]
 
 

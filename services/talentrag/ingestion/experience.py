@@ -54,11 +54,16 @@ from talentrag.policy.levels import level_for_years
 from talentrag.vocabulary.vocabulary import Vocabulary
 
 _WORDS = experience_words()
-_TRAINING = re.compile(rf"(?<![\w-])(?:{alternation(_WORDS.training_cues)})(?![\w-])", re.I)
-_PART_TIME = re.compile(
-    rf"(?<![\w-])(?:\d+(?:[.,]\d+)?[ \t]*)?(?:{alternation(_WORDS.part_time_cues)})(?![\w-])", re.I
-)
-_BREAK = re.compile(rf"(?<![\w-])(?:{alternation(_WORDS.break_cues)})(?![\w-])", re.I)
+
+
+def _header_cue(words: list[str], before: str = "") -> re.Pattern[str]:
+    """One of ``words`` as a whole word in a role's header, ``before`` allowed ahead of it."""
+    return re.compile(rf"(?<![\w-]){before}(?:{alternation(words)})(?![\w-])", re.I)
+
+
+_TRAINING = _header_cue(_WORDS.training_cues)
+_PART_TIME = _header_cue(_WORDS.part_time_cues, before=r"(?:\d+(?:[.,]\d+)?[ \t]*)?")  # "12h/week"
+_BREAK = _header_cue(_WORDS.break_cues)
 _EDUCATION = education_cue_pattern()
 _ROLE_FIELDS = [
     (name, re.compile(rf"(?<!\w)(?:{alternation(words)})(?!\w)", re.I))

@@ -155,7 +155,7 @@ _COORDINATION = frozenset({"and", "or", "&"})
 # Words that start a clause, not a list item: "in an emergency and I care" is no
 # "emergency care".
 _CLAUSE_OPENERS = frozenset(
-    {
+    [
         "i",
         "we",
         "you",
@@ -171,7 +171,7 @@ _CLAUSE_OPENERS = frozenset(
         "to",
         "my",
         "our",
-    }
+    ]
 )
 
 
@@ -1042,22 +1042,19 @@ def _categories(document: _Document) -> list[CueCategory | None]:
     """What governs each mention. A sentence says one thing of a skill: when a cue marks
     one mention not held, the sentence's other mentions of that skill are not held either
     ("Flutter Forward meetup (attended), planning to learn Flutter next")."""
+    keys = [(m.skill, document.sentence_span(m.start, m.end)) for m in document.mentions]
     categories = []
     for index in range(len(document.mentions)):
         governing = document.governing(index)
         categories.append(governing[0].category if governing else None)
     refused = {
-        (mention.skill, document.sentence_span(mention.start, mention.end)): category
-        for mention, category in zip(document.mentions, categories, strict=True)
+        key: category
+        for key, category in zip(keys, categories, strict=True)
         if category in NOT_HELD
     }
     return [
-        category
-        if category in NOT_HELD
-        else refused.get(
-            (mention.skill, document.sentence_span(mention.start, mention.end)), category
-        )
-        for mention, category in zip(document.mentions, categories, strict=True)
+        category if category in NOT_HELD else refused.get(key, category)
+        for key, category in zip(keys, categories, strict=True)
     ]
 
 
