@@ -336,6 +336,12 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
             "aspirational",
         ),
         ("Haskell — tinkering with it on weekends.", "Haskell", "aspirational"),
+        # the statement covers a long item, and only the item it follows
+        (
+            "Certificates: AWS Certified Solutions Architect Professional - planned for 2027",
+            "AWS Certified Solutions Architect",
+            "aspirational",
+        ),
         ("Tried Svelte for an internal demo, nothing shipped yet.", "Svelte", "aspirational"),
         ("I would like to rewrite our parser in Rust.", "Rust", "aspirational"),
         # a sentence says one thing of a skill: the meetup's name is no skill either
@@ -391,6 +397,14 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
         ),
         ("The façade model is produced by the architect's team in Revit.", "Revit", "other_person"),
         ("REFERENCES\nJulia Novak, Head of Data, Acme Ltd", "Julia", "other_person"),
+        # people named bare at a clause's start, and work a unit ran for the author
+        ("Site planners raise work orders in Primavera P6.", "Primavera P6", "other_person"),
+        ("I triage tickets; developers use Jira for the rest.", "Jira", "other_person"),
+        (
+            "The move from MySQL to PostgreSQL is run by the project office.",
+            "MySQL",
+            "other_person",
+        ),
         # what a client had or a product was for
         (
             "The customer migrated from Oracle E-Business Suite to NetSuite last year.",
@@ -438,6 +452,8 @@ def test_mentions_that_are_not_the_authors_skills(
         ("Kafka: five years in production.", "Apache Kafka"),
         ("I want to keep improving our Go services.", "Go"),
         ("Used Python's asyncio and Ruby's Enumerable daily.", "Ruby"),
+        ("I use Jira daily (developers use it too).", "Jira"),
+        ("Skills: Docker, Kubernetes - planned for 2027", "Docker"),
         ("Built 12 services, most of them in Go.", "Go"),
         ("Wrote the internal API they use daily, in Go.", "Go"),
         ("Built Shiny apps used by the finance team for forecasts.", "R Shiny"),

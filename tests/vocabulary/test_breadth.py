@@ -159,6 +159,17 @@ def test_esco_does_not_flood_ordinary_text(vocabulary: Vocabulary):
     assert extract_skills(text, vocabulary, "cv.txt").held == []
 
 
+def test_a_vendor_name_is_no_skill_of_its_own(vocabulary: Vocabulary):
+    """ESCO's run-together labels once cut "IBM WebSphere" to a skill named "IBM"."""
+    text = (
+        "Skills: IBM Maximo, Apache Kafka, THC Hydra, Global Payroll\n"
+        "Raised work orders in IBM Maximo and read the Apache logs."
+    )
+    held = {h.skill for h in extract_skills(text, vocabulary, "cv.txt").held}
+    assert not held & {"IBM", "Apache", "THC", "Global"}
+    assert "THC Hydra" in held
+
+
 # ---------------------------------------------------------------------------- merging rules
 def _curated(tmp_path: Path, include: list[str], **extra: object) -> Path:
     data = {
