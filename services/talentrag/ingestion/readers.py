@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import ftfy
 
 from talentrag.errors import DocumentError
+from talentrag.ingestion.columns import untangle_columns
 from talentrag.policy.limits import DEFAULT_MAX_DOCUMENT_BYTES, MAX_ANALYSED_CHARS, MIN_TEXT_CHARS
 
 if TYPE_CHECKING:
@@ -78,7 +79,8 @@ _UNSTORABLE = re.compile("[\x00-\x08\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def clean_text(text: str) -> str:
-    """The text every store keeps: one newline convention, NFC, nothing XML cannot encode.
+    """The text every store keeps: one newline convention, NFC, nothing XML cannot encode,
+    two-column blocks in reading order (``columns.untangle_columns``).
 
     Applied where text enters (files read, texts sent), before any analysis, so the
     evidence offsets computed later are offsets into exactly the stored text.
@@ -91,7 +93,7 @@ def clean_text(text: str) -> str:
     head = text[:MAX_ANALYSED_CHARS]
     if not head.isascii() and ftfy.badness.is_bad(head):
         text = ftfy.fix_text(head, normalization="NFC") + text[MAX_ANALYSED_CHARS:]
-    text = _UNSTORABLE.sub("", text)
+    text = untangle_columns(_UNSTORABLE.sub("", text))
     return unicodedata.normalize("NFC", text).strip("\ufeff")
 
 
