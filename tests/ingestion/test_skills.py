@@ -336,6 +336,15 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
             "aspirational",
         ),
         ("Haskell — tinkering with it on weekends.", "Haskell", "aspirational"),
+        # a statement after a list item covers the item, and only it
+        ("Skills: Looker - no hands-on", "Looker", "negated"),
+        ("Skills: Go - learning", "Go", "aspirational"),
+        ("Skills: Git, Docker / Helm - no exposure yet", "Docker", "negated"),
+        ("Load testing with Gatling: not yet, planning to learn it.", "Gatling", "negated"),
+        ("Hands on Azure - No, worked only on on-premise servers.", "Microsoft Azure", "negated"),
+        # the role sought, a plan written as a label
+        ("Looking for a role where I can work on Kafka and Flink.", "Apache Flink", "aspirational"),
+        ("Planning: AWS Certified Developer in 2027.", "AWS Certified Developer", "aspirational"),
         # the statement covers a long item, and only the item it follows
         (
             "Certificates: AWS Certified Solutions Architect Professional - planned for 2027",
@@ -397,6 +406,37 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
         ),
         ("The façade model is produced by the architect's team in Revit.", "Revit", "other_person"),
         ("REFERENCES\nJulia Novak, Head of Data, Acme Ltd", "Julia", "other_person"),
+        # others' work in a passive, through a partner, or reviewed
+        (
+            "Campaigns (Facebook / Google ads) run by regional marketing team.",
+            "Google Ads",
+            "other_person",
+        ),
+        (
+            "Load tests were done by the client's performance team using LoadRunner.",
+            "LoadRunner",
+            "other_person",
+        ),
+        (
+            "Forklift operation is done by certified operators only.",
+            "Forklift Operation",
+            "other_person",
+        ),
+        ("Developers (Kotlin, React) are from the vendor team.", "Kotlin", "other_person"),
+        ("QA team automates regression in Cypress; I write test cases.", "Cypress", "other_person"),
+        (
+            "Paid search runs through our agency partner in Google Ads.",
+            "Google Ads",
+            "other_person",
+        ),
+        ("Managed 3 analysts and reviewed their Power BI dashboards.", "Power BI", "other_person"),
+        (
+            "For clients implementing Workday I write the requirements.",
+            "Workday HCM",
+            "other_person",
+        ),
+        ("Their instructors teach Python on screen; I cut the videos.", "Python", "other_person"),
+        ("Clients mostly real estate builders and restaurants.", "real estate", "project_domain"),
         # people named bare at a clause's start, and work a unit ran for the author
         ("Site planners raise work orders in Primavera P6.", "Primavera P6", "other_person"),
         ("I triage tickets; developers use Jira for the rest.", "Jira", "other_person"),
@@ -454,6 +494,8 @@ def test_mentions_that_are_not_the_authors_skills(
         ("Used Python's asyncio and Ruby's Enumerable daily.", "Ruby"),
         ("I use Jira daily (developers use it too).", "Jira"),
         ("Skills: Docker, Kubernetes - planned for 2027", "Docker"),
+        ("Skills: Git, Docker / Helm - no exposure yet", "Git"),
+        ("Hired 5 engineers using LinkedIn Recruiter.", "LinkedIn Recruiter"),
         ("Built 12 services, most of them in Go.", "Go"),
         ("Wrote the internal API they use daily, in Go.", "Go"),
         ("Built Shiny apps used by the finance team for forecasts.", "R Shiny"),

@@ -55,7 +55,7 @@ class CueRule(BaseModel):
     model_config = ConfigDict(extra="forbid")
     category: CueCategory
     direction: Literal["forward", "backward"]
-    reach: Literal["nearest", "first", "clause"] = "first"
+    reach: Literal["nearest", "first", "item", "clause"] = "first"
     max_tokens: int = Field(ge=0, le=60)
     triggers: list[str] = Field(min_length=1)
 

@@ -942,6 +942,10 @@ class _Document:
         if self._other_item(cue, mention):
             return None
         distance = self.words(mention.end, cue.start)
+        if cue.reach == "item":  # "Docker / MLOps - no exposure yet", not "Git, Docker - ..."
+            if _ITEM_SEPARATOR.search(self.text, mention.end, cue.start) is not None:
+                return None
+            return distance if distance <= cue.max_tokens else None
         last = bisect_right(self.mention_ends, cue.start, index) - 1
         if cue.reach == "clause" or last == index:
             return distance if distance <= cue.max_tokens else None
