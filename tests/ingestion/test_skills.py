@@ -342,6 +342,16 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
         ("Skills: Git, Docker / Helm - no exposure yet", "Docker", "negated"),
         ("Load testing with Gatling: not yet, planning to learn it.", "Gatling", "negated"),
         ("Hands on Azure - No, worked only on on-premise servers.", "Microsoft Azure", "negated"),
+        ("Docker: I have never used it.", "Docker", "negated"),
+        ("Kafka: not yet in production, we only have a lab.", "Apache Kafka", "negated"),
+        ("Client : SAP S/4HANA rollout for a retailer", "SAP ERP", "project_domain"),
+        ("Tableau extracts come refreshed from the BI team.", "Tableau", "other_person"),
+        ("The AutoCAD drawings were drawn by the draughtsmen.", "AutoCAD", "other_person"),
+        (
+            "Cuts were edited by our video editors in Premiere Pro.",
+            "Adobe Premiere Pro",
+            "other_person",
+        ),
         # the role sought, a plan written as a label
         ("Looking for a role where I can work on Kafka and Flink.", "Apache Flink", "aspirational"),
         ("Planning: AWS Certified Developer in 2027.", "AWS Certified Developer", "aspirational"),
@@ -496,6 +506,7 @@ def test_mentions_that_are_not_the_authors_skills(
         ("Skills: Docker, Kubernetes - planned for 2027", "Docker"),
         ("Skills: Git, Docker / Helm - no exposure yet", "Git"),
         ("Hired 5 engineers using LinkedIn Recruiter.", "LinkedIn Recruiter"),
+        ("Built reports and data\nvisualization for finance.", "Data Visualization"),  # a wrap
         ("Built 12 services, most of them in Go.", "Go"),
         ("Wrote the internal API they use daily, in Go.", "Go"),
         ("Built Shiny apps used by the finance team for forecasts.", "R Shiny"),
@@ -670,6 +681,7 @@ def test_a_degree_subject_outside_the_holders_field_is_no_skill(vocabulary: Voca
         ("Built the payroll and leave modules of an HR suite in Django.", "Payroll"),
         ("Own the demand-forecasting platform for 4,000 SKUs.", "Demand Planning"),
         ("- Real estate listing portal: property search with filters.", "real estate"),
+        ("Project 3: Invoicing Module in Java.", "Invoicing"),  # a built thing's name
     ],
 )
 def test_what_a_builder_built_something_for_is_no_skill(

@@ -41,8 +41,9 @@ from talentrag.policy.limits import MAX_EVIDENCE, MAX_EVIDENCE_CHARS
 from talentrag.vocabulary.tokens import TOKEN, Token, tokenize
 from talentrag.vocabulary.vocabulary import Surface, Vocabulary
 
-# A spelling never spans these: "Java, Script" is not JavaScript, nor is a line break.
-_HARD_GAP = re.compile(r"[,;:|\n\r•·()\[\]{}]")
+# A spelling never spans these: "Java, Script" is not JavaScript, nor is a line break,
+# but for a wrapped line (PDF text: "... rate loading, night\naudit.").
+_HARD_GAP = re.compile(r"[,;:|\r•·()\[\]{}]|\n(?![ \t]*[a-z])")
 # Punctuation that may sit between two skills of one list on a line.
 _LIST_PUNCTUATION = frozenset(" \t,;/|·•&+()[]*–—-")
 # Clause breaks; the cue file adds its terminator words ("but", "however", ...).
@@ -310,7 +311,7 @@ def _reach(text: str, tokens: list[Token], longest: int) -> list[int]:
     """For each token, how many tokens a spelling starting there may cover (no hard gap)."""
     reach = [1] * len(tokens)
     for k in range(len(tokens) - 2, -1, -1):
-        gap = text[tokens[k].end : tokens[k + 1].start]
+        gap = text[tokens[k].end : tokens[k + 1].start + 1]  # with the next word's first letter
         if not _HARD_GAP.search(gap):
             reach[k] = min(longest, reach[k + 1] + 1)
     return reach
@@ -545,14 +546,16 @@ _MEANS_OF_WORK = frozenset({"technology", "general"})  # what anyone builds with
 def _domain_of_work(text: str, mention: Mention, cues: ContextCues) -> bool:
     """True when a skill written in lower case names what a built thing was for:
     "billing modules", "Real estate listing portal" (capitalised only as a line's start),
-    "software for medical devices"."""
+    "software for medical devices"; or when it starts a built thing's capitalised name:
+    "Project 3: Loan Origination Platform"."""
     written = text[mention.start : mention.end]
     line_start = _line_start(text, mention.start)
     body = written[1:] if _first_on_line(text, mention.start) else written
+    thing = cues.thing_after.match(text, mention.end)
     if any(ch.isupper() for ch in body):
-        return False
+        return thing is not None and re.split(r"[ \t-]+", thing.group())[-1][:1].isupper()
     before = text[max(line_start, mention.start - 80) : mention.start]
-    return bool(cues.thing_after.match(text, mention.end) or cues.thing_before.search(before))
+    return bool(thing or cues.thing_before.search(before))
 
 
 def _degree_subject(text: str, mention: Mention, cues: ContextCues) -> bool:
