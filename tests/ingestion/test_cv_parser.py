@@ -163,6 +163,20 @@ def test_headings_run_into_the_text_split_sections():
     assert text[sections[1].start :].startswith("Test Engineer")
 
 
+def test_a_job_board_export_that_lost_its_line_breaks_keeps_its_sections(vocabulary: Vocabulary):
+    text = (
+        "Skills * Excel * Tally ERP * GST returns Education Details June 2011 to May 2014"
+        " B.Com Nagpur University Skill Details Tally- Exprience - 60 months Company Details"
+        " company - Sai Traders description - Accountant, Nagpur - March 2016 to till date."
+        " Prepared GST returns and monthly MIS.\n"
+    )
+    kinds = [s.kind for s in split_sections(text)]
+    assert kinds == ["skills", "education", "skills", "experience"]
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert [r.kind for r in parsed.roles] == ["job"]  # the B.Com's dates are no job
+    assert 10.5 < parsed.years < 10.8 and parsed.level is ExperienceLevel.SENIOR
+
+
 def test_title_case_headings_set_off_by_two_spaces_split_a_run_together_line():
     text = (
         "Ravi Kumar  Store Manager  ravi@example.com  Pune  Education Details  2015 to 2018"

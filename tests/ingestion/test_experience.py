@@ -234,6 +234,33 @@ def test_a_career_break_is_a_gap_not_a_role(vocabulary: Vocabulary):
     assert 4.3 < parsed.years < 4.7 and parsed.level is ExperienceLevel.MID
 
 
+def test_a_job_search_is_a_gap_not_a_role(vocabulary: Vocabulary):
+    text = (
+        "EXPERIENCE\nData Analyst, Corvo | Jan 2025 - present\n"
+        "Job search - Mar 2024 to Dec 2024\n"
+        "Data Analyst, Brill | Jan 2023 - Feb 2024\n"
+    )
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert [r.kind for r in parsed.roles if not r.counted] == ["career_break"]
+
+
+@pytest.mark.parametrize(
+    ("earlier", "current"),
+    [
+        ("Fourth Grade Teacher, Elm School | 2012 - 2021", "Mortgage Loan Officer, Fenwick Bank"),
+        (
+            "Warehouse Associate, Corda Logistics | 2012 - 2021",
+            "Line Maintenance Technician, SkyJet",
+        ),
+    ],
+)
+def test_a_second_career_counts_alone(vocabulary: Vocabulary, earlier: str, current: str):
+    text = f"EXPERIENCE\n{current} | Jan 2022 - present\n{earlier}\n"
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert parsed.years is not None and parsed.years < 5
+    assert parsed.level is ExperienceLevel.MID
+
+
 @pytest.mark.parametrize(
     "header",
     [

@@ -55,6 +55,10 @@ _SPACED_HEADING = re.compile(
     + r")(?=[ \t]{2,}\S)",
     re.IGNORECASE,
 )
+# The headings of job-board resume exports, written as the export writes them, start a
+# section anywhere in a line that lost its line breaks ("... (basic knowledge) Education
+# Details June 2010 to May 2014 B.E ...").
+_EXPORT_HEADING = re.compile(r"(?<=\S )(Education Details|Skill Details|Company Details)(?= +\S)")
 # "Skills: Python", and a label whose list runs on in bullets: "Skills * Solidity * Truffle",
 # "Technical Skills • Big Data: Hadoop" (a one-line CV of the kind scraped from job boards)
 _INLINE_LABEL = re.compile(r"^\s*[*_]*([A-Za-z &/]{3,40}?)[*_]*(?:\s*:|[ \t]+[*•·▪●■➢][ \t])\s*\S")
@@ -162,6 +166,11 @@ def _inline_label(line: str) -> tuple[str, str] | None:
     return (kind, match.group(1)) if kind and match else None
 
 
+def _label_end(line: str, label: str) -> int:
+    """Where an inline label ends: a heading before it is the label's own words."""
+    return line.find(label) + len(label)
+
+
 def _labelled_fields(start: int, line: str) -> list[tuple[int, int, str, str]]:
     """'Date of Birth: 09-11-2000 | Languages Known: Tamil, English | Nationality: Indian':
     each field whose label names a section is a one-field section of its own."""
@@ -191,9 +200,11 @@ def _breaks(start: int, line: str) -> list[tuple[int, int, str, str]]:
     embedded_matches = list(_EMBEDDED_HEADING.finditer(line)) if _CAPS_RUN.search(line) else []
     taken = {m.start() for m in embedded_matches}
     spaced = [m for m in _SPACED_HEADING.finditer(line) if m.start() not in taken]
+    taken |= {m.start() for m in spaced}
+    spaced += [m for m in _EXPORT_HEADING.finditer(line) if m.start() not in taken]
     for match in sorted(embedded_matches + spaced, key=lambda m: m.start()):
         embedded = _section_kind(match.group(1))
-        if embedded and not (inline and match.start() < len(line.split(":", 1)[0])):
+        if embedded and not (inline and match.start() < _label_end(line, inline[1])):
             breaks.append((start + match.end(), start + match.end(), embedded, match.group(1)))
     return breaks
 
