@@ -447,6 +447,11 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
         ),
         ("Their instructors teach Python on screen; I cut the videos.", "Python", "other_person"),
         ("Clients mostly real estate builders and restaurants.", "real estate", "project_domain"),
+        (
+            "Statutory audits of charities: fixed assets, stock counts, payroll testing.",
+            "Payroll",
+            "project_domain",
+        ),
         # people named bare at a clause's start, and work a unit ran for the author
         ("Site planners raise work orders in Primavera P6.", "Primavera P6", "other_person"),
         ("I triage tickets; developers use Jira for the rest.", "Jira", "other_person"),

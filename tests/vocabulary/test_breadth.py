@@ -92,6 +92,16 @@ def test_version_names_release_esco_stamp_and_content(vocabulary: Vocabulary):
         ("Teaching", "Teaching"),
         ("Nursing", "Nursing"),
         ("Fitness Training", "Fitness Training"),
+        # named tools, protocols and practices of stop 30's curated additions
+        ("OSPF", "OSPF"),
+        ("QGIS", "QGIS"),
+        ("Studio 5000", "Studio 5000"),
+        ("RNA-seq", "RNA-seq"),
+        ("CNC milling", "CNC Milling"),
+        ("Intune", "Microsoft Intune"),
+        ("Procore", "Procore"),
+        ("Media Relations", "Media Relations"),
+        ("Datix", "Datix"),
     ],
 )
 def test_real_resume_skills_resolve(vocabulary: Vocabulary, spelling: str, skill: str):
@@ -157,6 +167,12 @@ def test_esco_does_not_flood_ordinary_text(vocabulary: Vocabulary):
         "woodworking, travelling and cooking. Kept a 3-vehicle fleet on schedule."
     )
     assert extract_skills(text, vocabulary, "cv.txt").held == []
+
+
+def test_a_first_name_is_no_assay(vocabulary: Vocabulary):
+    text = "Elisa Romano\nSkills: ELISA, Western blot, cell culture\nElisa worked in Turin."
+    held = extract_skills(text, vocabulary, "cv.txt").held
+    assert [h.surface for h in held if h.skill == "ELISA"] == ["ELISA"]
 
 
 def test_a_vendor_name_is_no_skill_of_its_own(vocabulary: Vocabulary):

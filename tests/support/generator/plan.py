@@ -126,10 +126,17 @@ class CvPlan:
         if self.rng.random() >= 0.4:
             return
         profile = self.profile
+        # a sales representative does not wish to learn "Sales": a reader holds what the
+        # profession's own titles name
+        titled = " ".join(t.lower() for level in profile.titles.values() for t, _ in level)
         for _ in range(1 if self.rng.random() < 0.65 else 2):
             source = profile.anchors if self.rng.random() < 0.5 else profile.primary
             for options in (source, profile.primary, profile.secondary):
-                pool = [s for s in options if s not in self.held and s not in self.negated]
+                pool = [
+                    s
+                    for s in options
+                    if s not in self.held and s not in self.negated and s.lower() not in titled
+                ]
                 if pool:
                     self.negated.append(self.rng.choice(pool))
                     break
