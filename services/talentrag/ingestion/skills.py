@@ -1,7 +1,8 @@
 """Find skill mentions in document text and decide which ones the author holds, and how.
 
 Matching is by token n-grams against the vocabulary (longest spelling wins, never
-across a comma, a bracket or a line break), so it is exact about provenance: every
+across a comma, a bracket or a line break other than a wrapped line's), so it is exact
+about provenance: every
 mention has its character offsets and the sentence it stands in.
 
 Three steps follow, all driven by the cue file (``data/context_cues.yaml``):
