@@ -252,6 +252,7 @@ def test_a_job_search_is_a_gap_not_a_role(vocabulary: Vocabulary):
             "Warehouse Associate, Corda Logistics | 2012 - 2021",
             "Line Maintenance Technician, SkyJet",
         ),
+        ("Barista, Bean There Cafe | 2012 - 2021", "Collections Assistant, Harbour Museum"),
     ],
 )
 def test_a_second_career_counts_alone(vocabulary: Vocabulary, earlier: str, current: str):

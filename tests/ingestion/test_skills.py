@@ -339,6 +339,7 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
         # a statement after a list item covers the item, and only it
         ("Skills: Looker - no hands-on", "Looker", "negated"),
         ("Skills: Go - learning", "Go", "aspirational"),
+        ("TOOLS\nLooker - no hands-on\nRust - learning\n\nEDUCATION\nBSc", "Rust", "aspirational"),
         ("Skills: Git, Docker / Helm - no exposure yet", "Docker", "negated"),
         ("Load testing with Gatling: not yet, planning to learn it.", "Gatling", "negated"),
         ("Hands on Azure - No, worked only on on-premise servers.", "Microsoft Azure", "negated"),
@@ -434,6 +435,7 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
         ),
         ("Developers (Kotlin, React) are from the vendor team.", "Kotlin", "other_person"),
         ("QA team automates regression in Cypress; I write test cases.", "Cypress", "other_person"),
+        ("• QA team automates regression in Cypress;\nI plan UAT.", "Cypress", "other_person"),
         (
             "Paid search runs through our agency partner in Google Ads.",
             "Google Ads",
