@@ -450,6 +450,16 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
         ("Their instructors teach Python on screen; I cut the videos.", "Python", "other_person"),
         ("Clients mostly real estate builders and restaurants.", "real estate", "project_domain"),
         (
+            "Video editor at a digital media studio, cutting reels.",
+            "digital media",
+            "project_domain",
+        ),
+        (
+            "Physician recruitment is done by the health system's physician recruiter.",
+            "Recruitment",
+            "other_person",
+        ),
+        (
             "Statutory audits of charities: fixed assets, stock counts, payroll testing.",
             "Payroll",
             "project_domain",

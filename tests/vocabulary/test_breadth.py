@@ -169,6 +169,12 @@ def test_esco_does_not_flood_ordinary_text(vocabulary: Vocabulary):
     assert extract_skills(text, vocabulary, "cv.txt").held == []
 
 
+def test_an_employers_name_and_another_specialty_are_no_skills(vocabulary: Vocabulary):
+    text = "Account Executive, Julia Hart Communications - Denver\nClinics: cardiology, orthopedics"
+    held = {h.skill for h in extract_skills(text, vocabulary, "cv.txt").held}
+    assert not held & {"HART Protocol", "orthodontics"}
+
+
 def test_a_first_name_is_no_assay(vocabulary: Vocabulary):
     text = "Elisa Romano\nSkills: ELISA, Western blot, cell culture\nElisa worked in Turin."
     held = extract_skills(text, vocabulary, "cv.txt").held
