@@ -699,6 +699,7 @@ def test_a_degree_subject_outside_the_holders_field_is_no_skill(vocabulary: Voca
         ("Own the demand-forecasting platform for 4,000 SKUs.", "Demand Planning"),
         ("- Real estate listing portal: property search with filters.", "real estate"),
         ("Project 3: Invoicing Module in Java.", "Invoicing"),  # a built thing's name
+        ("Project: Payroll & Leave Management Portal for a bank.", "Payroll"),
     ],
 )
 def test_what_a_builder_built_something_for_is_no_skill(

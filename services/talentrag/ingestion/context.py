@@ -314,9 +314,10 @@ def compile_cues(spec: CueFile) -> ContextCues:
         # "CPR Level C", "Licences: C": a grade word, then spaces or a colon, at the end
         grade_before=re.compile(rf"{_START}(?:{_phrases(spec.grade_words)})[ \t]*:?[ \t]*$", re.I),
         builder_fields=frozenset(spec.domain_of_work.builder_fields),
-        # up to two words on the same line, then the thing: "credit-risk and churn models"
+        # up to two words on the same line, then the thing: "credit-risk and churn models",
+        # "Loan Origination & Servicing Platform"
         thing_after=re.compile(
-            rf"(?:[ \t-]+[\w'’]+){{0,2}}?[ \t-]+(?:{_phrases(spec.domain_of_work.things)}){_END}",
+            rf"(?:[ \t-]+[\w'’&]+){{0,3}}?[ \t-]+(?:{_phrases(spec.domain_of_work.things)}){_END}",
             re.IGNORECASE,
         ),
         # the thing, "for", then at most one word: "software for medical devices"
