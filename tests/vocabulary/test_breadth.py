@@ -102,6 +102,14 @@ def test_version_names_release_esco_stamp_and_content(vocabulary: Vocabulary):
         ("Procore", "Procore"),
         ("Media Relations", "Media Relations"),
         ("Datix", "Datix"),
+        ("BAPIs", "BAPI"),
+        ("SmartForms", "SAP Smart Forms"),
+        ("SQL Server Agent", "SQL Server Agent"),
+        ("Always On Availability Groups", "SQL Server Always On"),
+        ("RMAN", "Oracle RMAN"),
+        ("Smoke Testing", "Smoke Testing"),
+        ("Page Object Model", "Page Object Model"),
+        ("ETAP", "ETAP"),
     ],
 )
 def test_real_resume_skills_resolve(vocabulary: Vocabulary, spelling: str, skill: str):
@@ -173,6 +181,13 @@ def test_an_employers_name_and_another_specialty_are_no_skills(vocabulary: Vocab
     text = "Account Executive, Julia Hart Communications - Denver\nClinics: cardiology, orthopedics"
     held = {h.skill for h in extract_skills(text, vocabulary, "cv.txt").held}
     assert not held & {"HART Protocol", "orthodontics"}
+
+
+def test_sap_objects_a_consultant_specifies_imply_no_abap(vocabulary: Vocabulary):
+    text = "Skills: SAP MM, BAPIs, user exits, IDocs\nWrote functional specs for the ABAP team."
+    held = {h.skill for h in extract_skills(text, vocabulary, "cv.txt").held}
+    assert {"BAPI", "SAP User Exits"} <= held
+    assert "SAP ABAP" not in held
 
 
 def test_a_first_name_is_no_assay(vocabulary: Vocabulary):
