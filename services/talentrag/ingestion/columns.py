@@ -37,14 +37,14 @@ def untangle_columns(text: str) -> str:
     column = _right_column(lines)
     if column is None:
         return text
+    sides = [_sides(line, column) for line in lines]  # None: the line crosses the column
     out: list[str] = []
     i = 0
     while i < len(lines):
-        end = _block_end(lines, i, column)
-        block = lines[i:end]
-        if end - i >= MIN_FLOWING_LINES and _flowing(block, column) >= MIN_FLOWING_LINES:
-            sides = [_sides(line, column) or ("", "") for line in block]
-            out.extend([*_trim([s[0] for s in sides]), "", *_trim([s[1] for s in sides])])
+        end = _block_end(sides, i)
+        block = [s or ("", "") for s in sides[i:end]]
+        if end - i >= MIN_FLOWING_LINES and _flowing(block) >= MIN_FLOWING_LINES:
+            out.extend([*_trim([s[0] for s in block]), "", *_trim([s[1] for s in block])])
             i = end
         else:  # a part of it flows no more than the whole
             end = max(end, i + 1)
@@ -78,23 +78,22 @@ def _sides(line: str, column: int) -> tuple[str, str] | None:
     return None
 
 
-def _block_end(lines: list[str], start: int, column: int) -> int:
+def _block_end(sides: list[tuple[str, str] | None], start: int) -> int:
     """The end of the layout's lines from ``start``, after its last line with a right side
     (what follows on the left alone, "Referees on request.", reads the same either way)."""
     end = start
-    while end < len(lines) and _sides(lines[end], column) is not None:
+    while end < len(sides) and sides[end] is not None:
         end += 1
-    while end > start and not (_sides(lines[end - 1], column) or ("", ""))[1]:
+    while end > start and not (sides[end - 1] or ("", ""))[1]:
         end -= 1
     return end
 
 
-def _flowing(block: list[str], column: int) -> int:
+def _flowing(block: list[tuple[str, str]]) -> int:
     """Lines with a left side whose right side continues the previous line's sentence."""
     count = 0
     previous_right = ""
-    for line in block:
-        left, right = _sides(line, column) or ("", "")
+    for left, right in block:
         if left and right and _continues(previous_right, right):
             count += 1
         previous_right = right
@@ -112,8 +111,5 @@ def _continues(previous: str, current: str) -> bool:
 
 def _trim(lines: list[str]) -> list[str]:
     """A column's lines without the blank ones at its ends."""
-    while lines and not lines[0].strip():
-        lines = lines[1:]
-    while lines and not lines[-1].strip():
-        lines = lines[:-1]
-    return lines
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    return lines[filled[0] : filled[-1] + 1] if filled else []
