@@ -2,8 +2,7 @@
 
 Matching is by token n-grams against the vocabulary (longest spelling wins, never
 across a comma, a bracket or a line break other than a wrapped line's), so it is exact
-about provenance: every
-mention has its character offsets and the sentence it stands in.
+about provenance: every mention has its character offsets and the sentence it stands in.
 
 Three steps follow, all driven by the cue file (``data/context_cues.yaml``):
 
@@ -1050,11 +1049,13 @@ def _categories(document: _Document) -> list[CueCategory | None]:
     """What governs each mention. A sentence says one thing of a skill: when a cue marks
     one mention not held, the sentence's other mentions of that skill are not held either
     ("Flutter Forward meetup (attended), planning to learn Flutter next")."""
+    categories = [
+        governing[0].category if (governing := document.governing(index)) else None
+        for index in range(len(document.mentions))
+    ]
+    if not any(category in NOT_HELD for category in categories):
+        return categories  # most documents: no sentence to look up
     keys = [(m.skill, document.sentence_span(m.start, m.end)) for m in document.mentions]
-    categories = []
-    for index in range(len(document.mentions)):
-        governing = document.governing(index)
-        categories.append(governing[0].category if governing else None)
     refused = {
         key: category
         for key, category in zip(keys, categories, strict=True)

@@ -1057,8 +1057,8 @@ def _whole_name(labels: list[str], corpus: str, report: Report) -> tuple[str, li
     Tomcat" or "SAP Data Services" is read as two labels, leaving a skill named "IBM" that
     every "IBM Maximo" would match. When a capitalised label of one or two words and the
     capitalised word after it occur together elsewhere in the source (the description
-    names the product whole), they are one name. Lower-case words are left alone: "agronomy techniques"
-    is also a phrase, but "agronomy" is the name.
+    names the product whole), they are one name. Lower-case words are left alone:
+    "agronomy techniques" is also a phrase, but "agronomy" is the name.
     """
     words = labels[0].split()
     if len(labels) >= 2 and len(words) <= 2 and all(w[:1].isupper() for w in words):
