@@ -25,10 +25,10 @@ import networkx as nx
 import numpy as np
 from lightrag.kg import json_kv_impl, nano_vector_db_impl
 from lightrag.kg.networkx_impl import NetworkXStorage
-from nano_vectordb import NanoVectorDB
 from nano_vectordb.dbs import normalize
 
 from talentrag.gateways import sidecars
+from talentrag.gateways.nano_vector_reads import TopKNanoVectorDB
 
 GRAPH = "networkx-graphml"
 VECTORS = "nano-vectordb-json"
@@ -151,8 +151,9 @@ def _reader_order(
 
 
 # -- nano-vectordb JSON ---------------------------------------------------------------------
-class SidecarNanoVectorDB(NanoVectorDB):  # type: ignore[misc]  # nano-vectordb is untyped
-    """NanoVectorDB that loads from the sidecar of its JSON file and writes one on save."""
+class SidecarNanoVectorDB(TopKNanoVectorDB):
+    """NanoVectorDB that loads from the sidecar of its JSON file and writes one on save
+    (and queries by partial sort, ``TopKNanoVectorDB``)."""
 
     _NanoVectorDB__storage: dict[str, Any]  # nano-vectordb's own (name-mangled) state
 
