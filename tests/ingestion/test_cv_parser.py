@@ -66,6 +66,19 @@ def test_career_changer_counts_only_the_new_field(vocabulary: Vocabulary):
     assert parsed.level is ExperienceLevel.JUNIOR
 
 
+def test_a_teacher_turned_technical_writer_counts_only_the_writing(vocabulary: Vocabulary):
+    text = (
+        "EXPERIENCE\n"
+        "Technical Writer — Lumen Payments — May 2023 – Present\n"
+        "API reference and developer guides in Markdown.\n"
+        "Science Teacher — Elm Grove Academy — Sep 2010 – Apr 2023\n"
+        "Lesson planning and assessment.\n"
+    )
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert parsed.current_field == "arts_media"
+    assert 3.4 < parsed.years < 3.6 and parsed.level is ExperienceLevel.MID
+
+
 def test_years_decide_over_a_senior_title(vocabulary: Vocabulary):
     parsed = parse_cv(MISLEADING_TITLE, vocabulary, AS_OF)
     assert parsed.name == "Ana Lima"
@@ -175,6 +188,47 @@ def test_a_job_board_export_that_lost_its_line_breaks_keeps_its_sections(vocabul
     parsed = parse_cv(text, vocabulary, AS_OF)
     assert [r.kind for r in parsed.roles] == ["job"]  # the B.Com's dates are no job
     assert 10.5 < parsed.years < 10.8 and parsed.level is ExperienceLevel.SENIOR
+
+
+def test_a_job_board_export_heading_may_open_a_line(vocabulary: Vocabulary):
+    text = (
+        "Skills * Tally ERP * GST Education Details 2012 to 2015 B.Com Nagpur University\n"
+        "Company Details company - Mehta & Sons description - Working as Accountant from"
+        " April 2021 to Till Date. * Monthly GST returns.\n"
+    )
+    assert [s.kind for s in split_sections(text)] == ["skills", "education", "experience"]
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert [r.kind for r in parsed.roles] == ["job"]
+    assert parsed.level is ExperienceLevel.MID
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Independent practice since March 2018 at the Sessions Court, Nagpur.",
+        "Since March 2018 handling GST filings for 40 clients.",
+    ],
+)
+def test_a_job_board_description_dates_its_role_without_a_title(
+    vocabulary: Vocabulary, description: str
+):
+    text = f"Company Details company - Rao Chambers description - {description} * Drafting.\n"
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert [(r.kind, r.start) for r in parsed.roles] == [("job", date(2018, 3, 1))]
+    assert parsed.level is ExperienceLevel.SENIOR
+
+
+def test_summer_season_jobs_are_not_counted(vocabulary: Vocabulary):
+    text = (
+        "EXPERIENCE\n"
+        "Solar Technician - Sunfield Energy - 03/2023 - current\n"
+        "Inverter checks and panel cleaning.\n"
+        "07/2018 - 08/2021 (summer seasons only)\n"
+        "Lifeguard - Costa Pools\n"
+    )
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert [r.kind for r in parsed.roles] == ["job", "part_time"]
+    assert parsed.level is ExperienceLevel.MID
 
 
 def test_title_case_headings_set_off_by_two_spaces_split_a_run_together_line():

@@ -489,6 +489,53 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
             "Power Systems",
             "employer_or_school_name",
         ),
+        # stop 31: recruiters, teams, passives, plans and names
+        ("Closed 85 positions for Kotlin and QA roles in 2024.", "Kotlin", "other_person"),
+        ("The billing team processes refunds in Xero.", "Xero", "other_person"),
+        (
+            "Our vendor's support team is rewriting the portal in Angular.",
+            "Angular",
+            "other_person",
+        ),
+        ("The Flutter app was done by another trainee.", "Flutter", "other_person"),
+        ("Dressings and wound care given by physiotherapist.", "Wound Care", "other_person"),
+        ("Reserving models in SAS are maintained by the actuaries.", "SAS", "other_person"),
+        (
+            "Sales tax and payroll matters of the firm are handled by our CA.",
+            "Payroll",
+            "other_person",
+        ),
+        (
+            "Cloud bills and Azure DevOps runs are watched by DevOps.",
+            "Azure DevOps",
+            "other_person",
+        ),
+        (
+            "Lead a team of 9: three welders, two fitters and a forklift operator.",
+            "Forklift Operation",
+            "other_person",
+        ),
+        (
+            "Oversee the Retail portfolio: 9 projects (Java, Kotlin and React).",
+            "React",
+            "other_person",
+        ),
+        ("Escalations go to Mr. Julia Santos, Ops Lead.", "Julia", "other_person"),
+        ("The practice is moving to Xero next spring.", "Xero", "negated"),
+        ("Certifications: CISSP - preparing, exam in 2027", "CISSP", "aspirational"),
+        (
+            "Our customers are dental clinics running Dentrix.",
+            "Dentrix",
+            "project_domain",
+        ),
+        (
+            "Keyed the physiotherapy charges for the outpatient wing.",
+            "Physiotherapy",
+            "project_domain",
+        ),
+        ("Member of the Scala Heights Residents Association.", "Scala", "employer_or_school_name"),
+        ("Sight-reading in C major and A minor for grade 3 pupils.", "C", "abbreviation"),
+        ("No hands-on shop floor robot cell programming (FANUC).", "FANUC", "negated"),
     ],
 )
 def test_mentions_that_are_not_the_authors_skills(
@@ -535,6 +582,9 @@ def test_mentions_that_are_not_the_authors_skills(
         ("SKILLS\n- Lean / 5S, SPC charting, setup reduction", "Statistical Process Control"),
         ("Child protection • Court reports • Microsoft Word, Outlook, Teams", "Microsoft Word"),
         ("The customer migrated from Oracle E-Business Suite to NetSuite last year.", "NetSuite"),
+        ("Built the MS Excel trackers for the PMO.", "Microsoft Excel"),
+        ("Closed the month-end books in Xero.", "Xero"),
+        ("Wrote the sensor drivers in C.", "C"),
     ],
 )
 def test_the_authors_own_work_stays_held(vocabulary: Vocabulary, text: str, skill: str):
@@ -962,3 +1012,35 @@ def test_words_shared_with_a_skill_show_none(vocabulary: Vocabulary, text: str):
 
 def test_a_clause_after_and_lends_no_head_word(vocabulary: Vocabulary):
     assert "Emergency Nursing" not in _held("Calm in an emergency and I care a lot.", vocabulary)
+
+
+def test_a_cue_that_reaches_a_list_governs_all_of_it(vocabulary: Vocabulary):
+    """A clause-wide cue within reach of a list's last item governs the whole list, as a
+    "first" cue does ("GST and income tax" are both the adviser's)."""
+    text = "Tally and payroll records of our clients are kept by their accountants."
+    assert not {"Tally ERP", "Payroll"} & _held(text, vocabulary)
+
+
+def test_a_college_level_skill_is_course_only(vocabulary: Vocabulary):
+    held = extract_skills("Skills\nGo - college level only (lab work)", vocabulary, "cv.txt").held
+    assert [(h.skill, h.strength) for h in held] == [("Go", SkillStrength.COURSE)]
+
+
+def test_participant_recruitment_is_no_hiring(vocabulary: Vocabulary):
+    held = _held("Ran participant recruitment and screening for 30 usability studies.", vocabulary)
+    assert "Participant Recruitment" in held
+    assert "Recruitment" not in held
+
+
+@pytest.mark.parametrize(
+    ("text", "held"),
+    [
+        ("Wrote the sensor drivers in C.", True),  # the line's last word
+        ("Father's Name : Shri R. K. Shankar", False),  # initials
+        ("Referee: Prof. C. Smith, Leeds", False),
+    ],
+)
+def test_a_single_letter_with_a_dot_is_an_initial_unless_it_ends_a_line_of_words(
+    vocabulary: Vocabulary, text: str, held: bool
+):
+    assert ({"C", "R"} & _held(text, vocabulary) != set()) is held

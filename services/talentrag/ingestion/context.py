@@ -92,6 +92,8 @@ class CueFile(BaseModel):
     name_words: list[str] = Field(min_length=1)
     study_words: list[str] = Field(min_length=1)
     grade_words: list[str] = Field(min_length=1)
+    letter_after: list[str] = Field(min_length=1)
+    honorifics: list[str] = Field(min_length=1)
     domain_of_work: DomainOfWorkSpec
     rules: list[CueRule] = Field(min_length=1)
 
@@ -153,6 +155,8 @@ class ContextCues:
     org_word: re.Pattern[str]
     study_word: re.Pattern[str]
     grade_before: re.Pattern[str]
+    letter_after: re.Pattern[str]
+    honorific_before: re.Pattern[str]
     builder_fields: frozenset[str]
     thing_after: re.Pattern[str]
     thing_before: re.Pattern[str]
@@ -260,6 +264,8 @@ def _problems(spec: CueFile) -> list[str]:
         "name_words": spec.name_words,
         "study_words": spec.study_words,
         "grade_words": spec.grade_words,
+        "letter_after": spec.letter_after,
+        "honorifics": spec.honorifics,
         "domain_of_work.things": spec.domain_of_work.things,
     }
     lists.update({f"rules[{i}].triggers": r.triggers for i, r in enumerate(spec.rules)})
@@ -313,6 +319,11 @@ def compile_cues(spec: CueFile) -> ContextCues:
         study_word=_words(spec.study_words),
         # "CPR Level C", "Licences: C": a grade word, then spaces or a colon, at the end
         grade_before=re.compile(rf"{_START}(?:{_phrases(spec.grade_words)})[ \t]*:?[ \t]*$", re.I),
+        letter_after=re.compile(rf"(?:{_phrases(spec.letter_after)}){_END}", re.IGNORECASE),
+        # "Ms. Ruby", "Dr Julia": a capitalised honorific, a dot maybe, spaces, at the end
+        honorific_before=re.compile(
+            rf"(?<!\w)(?:{_phrases([h.capitalize() for h in spec.honorifics])})\.?[ \t]+$"
+        ),
         builder_fields=frozenset(spec.domain_of_work.builder_fields),
         # up to two words on the same line, then the thing: "credit-risk and churn models",
         # "Loan Origination & Servicing Platform"

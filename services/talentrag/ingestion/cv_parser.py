@@ -58,7 +58,9 @@ _SPACED_HEADING = re.compile(
 # The headings of job-board resume exports, written as the export writes them, start a
 # section anywhere in a line that lost its line breaks ("... (basic knowledge) Education
 # Details June 2010 to May 2014 B.E ...").
-_EXPORT_HEADING = re.compile(r"(?<=\S )(Education Details|Skill Details|Company Details)(?= +\S)")
+_EXPORT_HEADING = re.compile(
+    r"(?:(?<=\S )|^)(Education Details|Skill Details|Company Details)(?= +\S)"
+)
 # "Skills: Python", and a label whose list runs on in bullets: "Skills * Solidity * Truffle",
 # "Technical Skills • Big Data: Hadoop" (a one-line CV of the kind scraped from job boards)
 _INLINE_LABEL = re.compile(r"^\s*[*_]*([A-Za-z &/]{3,40}?)[*_]*(?:\s*:|[ \t]+[*•·▪●■➢][ \t])\s*\S")

@@ -434,7 +434,9 @@ def _abbreviation(text: str, start: int, end: int) -> bool:
     """Initials and joined abbreviations: H.S.C., R. K., R&D, C/O, Go-live, A C Patil,
     HVAC/R."""
     after, before = text[end : end + 3], text[max(0, start - 3) : start]
-    if after[:1] == "." and (after[1:2].isalpha() or end - start == 1):
+    if after[:1] == "." and (
+        after[1:2].isalpha() or (end - start == 1 and not _ends_a_line_of_words(text, start, end))
+    ):
         return True
     if before[-1:] == "." and before[-2:-1].isalpha():
         return True
@@ -456,6 +458,15 @@ def _abbreviation(text: str, start: int, end: int) -> bool:
             or re.match(r" [A-Z](?!\w)", after)
         )
     return False
+
+
+def _ends_a_line_of_words(text: str, start: int, end: int) -> bool:
+    """A single letter after a lower-case word, its dot ending the line: "Wrote the
+    drivers in C." is the language, "Shri R. Kumar" an initial."""
+    return bool(
+        re.match(r"\.[ \t]*(?:\r?\n|$)", text[end : end + 4])
+        and re.search(r"[a-z][ \t]$", text[max(0, start - 2) : start])
+    )
 
 
 _WEB_ADDRESS = re.compile(r"\.(?:com|org|net|io|dev|ai|co|me|app)\b|\.[a-z]{2,6}/", re.IGNORECASE)
@@ -486,6 +497,8 @@ def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -
     if sections.kind_at(mention.start) == "references":
         return "other_person"  # a referee's name and title: "Ruby Chen, Head of Sales"
     before = text[_line_start(text, mention.start, 80) : mention.start]
+    if text[mention.start].isupper() and cues.honorific_before.search(before[-12:]):
+        return "other_person"  # a person's name: "Reporting to Ms. Ruby D'Costa"
     if text[mention.start].isupper() and (
         cues.org_before.search(before) or cues.name_after.match(text, mention.end)
     ):
@@ -498,6 +511,8 @@ def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -
         return "abbreviation"
     if len(mention.surface) == 1 and cues.grade_before.search(before[-20:]):
         return "abbreviation"  # a grade or class: "CPR Level C", "Licences: C (car)"
+    if len(mention.surface) == 1 and cues.letter_after.match(text, mention.end):
+        return "abbreviation"  # a musical key: "scales in C major"
     return None
 
 
@@ -908,13 +923,12 @@ class _Document:
             return None
         distance = self.words(cue.end, mention.start)
         first = bisect_left(self.mention_starts, cue.end, 0, index)
-        if cue.reach == "clause":
+        if first == index or (cue.reach == "clause" and distance <= cue.max_tokens):
             return distance if distance <= cue.max_tokens else None
-        if first == index:
-            return distance if distance <= cue.max_tokens else None
+        # the list the cue reaches is governed whole, under "clause" as under "first"
         lead = self.words(cue.end, self.mentions[first].start)
-        if cue.reach == "first" and lead <= cue.max_tokens and self.run_start[index] <= first:
-            return lead
+        if cue.reach in ("first", "clause") and lead <= cue.max_tokens:
+            return lead if self.run_start[index] <= first else None
         return None
 
     def _other_item(self, cue: Cue, mention: Mention) -> bool:
@@ -950,11 +964,12 @@ class _Document:
                 return None
             return distance if distance <= cue.max_tokens else None
         last = bisect_right(self.mention_ends, cue.start, index) - 1
-        if cue.reach == "clause" or last == index:
+        if last == index or (cue.reach == "clause" and distance <= cue.max_tokens):
             return distance if distance <= cue.max_tokens else None
+        # the list the cue reaches is governed whole, under "clause" as under "first"
         tail = self.words(self.mentions[last].end, cue.start)
-        if cue.reach == "first" and tail <= cue.max_tokens and self.run_end[index] >= last:
-            return tail
+        if cue.reach in ("first", "clause") and tail <= cue.max_tokens:
+            return tail if self.run_end[index] >= last else None
         return None
 
 
