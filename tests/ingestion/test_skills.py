@@ -1044,3 +1044,18 @@ def test_a_single_letter_with_a_dot_is_an_initial_unless_it_ends_a_line_of_words
     vocabulary: Vocabulary, text: str, held: bool
 ):
     assert ({"C", "R"} & _held(text, vocabulary) != set()) is held
+
+
+@pytest.mark.parametrize(
+    ("text", "held"),
+    [
+        ("Tools: Excel / VBA, Git", {"Microsoft Excel", "VBA", "Git"}),
+        ("Kept the rota in Excel/VBA macros.", {"Microsoft Excel", "VBA"}),
+        ("Lock-out/tag-out on every isolation.", {"Lockout/Tagout"}),
+        ("Skills: CI/CD, TCP/IP", {"CI/CD", "TCP/IP"}),
+    ],
+)
+def test_a_slash_parts_two_skills_only_where_each_side_is_one(
+    vocabulary: Vocabulary, text: str, held: set[str]
+):
+    assert held <= _held(text, vocabulary)

@@ -131,7 +131,7 @@ def _candidates(
     platform: tuple[tuple[str, ...], int] | None = None  # whose brackets are open, read to
     i = 0
     while i < len(tokens):
-        match = _longest_match(tokens, folded, i, reach[i], vocabulary)
+        match = _longest_match(text, tokens, folded, i, reach[i], vocabulary)
         if match is None and platform:
             platform = _still_open(text, platform, tokens[i].start)
             if platform:
@@ -318,14 +318,19 @@ def _reach(text: str, tokens: list[Token], longest: int) -> list[int]:
 
 
 def _longest_match(
-    tokens: list[Token], folded: list[str], i: int, reach: int, vocabulary: Vocabulary
+    text: str,
+    tokens: list[Token],
+    folded: list[str],
+    i: int,
+    reach: int,
+    vocabulary: Vocabulary,
 ) -> tuple[Mention, int] | None:
     for width in range(min(reach, len(tokens) - i), 0, -1):
         key = tuple(folded[i : i + width])
         surfaces = vocabulary.surfaces.get(key)
         context_only = not surfaces
         surfaces = surfaces or vocabulary.context_surfaces.get(key)
-        if not surfaces:
+        if not surfaces or _split_by_slash(text, tokens, folded, i, width, surfaces, vocabulary):
             continue
         written = [t.text for t in tokens[i : i + width]]
         surface = next(
@@ -345,6 +350,30 @@ def _longest_match(
         )
         return mention, width
     return None
+
+
+def _split_by_slash(
+    text: str,
+    tokens: list[Token],
+    folded: list[str],
+    i: int,
+    width: int,
+    surfaces: list[Surface],
+    vocabulary: Vocabulary,
+) -> bool:
+    """A slash in the text where the spelling has none parts two items when each side is
+    a spelling of its own: "Excel / VBA" and "Excel/VBA" are Excel and VBA, not the alias
+    "Excel VBA"; "Lock-out/tag-out" and "CI/CD" stay whole."""
+    if width == 1 or any("/" in s.text for s in surfaces):
+        return False
+    for j in range(i, i + width - 1):
+        if "/" in text[tokens[j].end : tokens[j + 1].start]:
+            left, right = tuple(folded[i : j + 1]), tuple(folded[j + 1 : i + width])
+            return all(
+                key in vocabulary.surfaces or key in vocabulary.context_surfaces
+                for key in (left, right)
+            )
+    return False
 
 
 def _ambiguous(surface: Surface, key: tuple[str, ...]) -> bool:
