@@ -516,6 +516,11 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
             "other_person",
         ),
         (
+            "Site drawings with AutoCAD support from the draughtsmen on the night shift.",
+            "AutoCAD",
+            "other_person",
+        ),
+        (
             "Oversee the Retail portfolio: 9 projects (Java, Kotlin and React).",
             "React",
             "other_person",
