@@ -515,6 +515,13 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
             "Forklift Operation",
             "other_person",
         ),
+        ("Hoping to enrol for a certificate in Xero next year.", "Xero", "aspirational"),
+        ("Refer clients for physiotherapy after a fall.", "Physiotherapy", "other_person"),
+        (
+            "Culture and sensitivity testing is run by pathology.",
+            "Culture and Sensitivity Testing",
+            "other_person",
+        ),
         (
             "Site drawings with AutoCAD support from the draughtsmen on the night shift.",
             "AutoCAD",

@@ -936,15 +936,21 @@ class _Document:
         return None
 
     def _forward(self, index: int, clause_start: int) -> tuple[Cue, int] | None:
+        """The nearest cue before the mention that reaches it; a course cue gives way to a
+        farther cue that says the skill is not held ("Planning to enrol for the Diploma in
+        Arbitration")."""
         mention = self.mentions[index]
         position = bisect_right(self.forward_ends, mention.start) - 1
+        nearest: tuple[Cue, int] | None = None
         for cue in self.forward[max(0, position - _CUES_CHECKED + 1) : position + 1][::-1]:
             if cue.start < clause_start:
                 break
             distance = self._forward_distance(cue, index)
             if distance is not None:
-                return cue, distance
-        return None
+                if cue.category in NOT_HELD:
+                    return cue, distance
+                nearest = nearest or (cue, distance)
+        return nearest
 
     def _forward_distance(self, cue: Cue, index: int) -> int | None:
         mention = self.mentions[index]
