@@ -135,8 +135,9 @@ class RejectedMention(BaseModel):
     app is available on iOS"), ``abbreviation`` ("H.S.C.", "R&D", "Go-live"),
     ``employer_or_school_name`` ("IPS Academy"), ``degree_subject`` (an SAP consultant's
     "B.E. (Mechanical Engineering)"), ``other_field`` (a word that names the skill only
-    in its own profession, such as "sourcing" outside recruitment) or ``no_skill_context``
-    (a short or everyday name such as "Excel" or "C" outside any list of skills)."""
+    in its own profession, such as "sourcing" outside recruitment), ``hobby`` (under
+    "Hobbies" or "Interests") or ``no_skill_context`` (a short or everyday name such as
+    "Excel" or "C" outside any list of skills)."""
 
     skill: str
     reason: str

@@ -1071,3 +1071,15 @@ def test_a_slash_parts_two_skills_only_where_each_side_is_one(
     vocabulary: Vocabulary, text: str, held: set[str]
 ):
     assert held <= _held(text, vocabulary)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Skills: Python\n\nHobbies: sailing, oil painting, chess",
+        "Skills: Python\nINTERESTS\n- Oil painting\n- Kayaking",
+    ],
+)
+def test_a_pastime_is_no_skill(vocabulary: Vocabulary, text: str):
+    assert _held(text, vocabulary) == {"Python"}
+    assert _reasons(text, vocabulary)["Oil Painting"] == "hobby"

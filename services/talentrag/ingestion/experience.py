@@ -648,7 +648,15 @@ def analyse_experience(
     skip = {line.start for line in skill_lines}
     experience = _experience_spans(sections)
     if not experience:  # no experience heading: any dated line outside these sections
-        excluded = {"education", "certifications", "projects", "skills", "other", "references"}
+        excluded = {
+            "education",
+            "certifications",
+            "projects",
+            "skills",
+            "other",
+            "interests",
+            "references",
+        }
         experience = [(s, e, "experience") for kind, s, e in sections if kind not in excluded]
     roles = [
         _earlier(role) if kind == "earlier_career" else role

@@ -30,6 +30,7 @@ SectionKind = Literal[
     "projects",
     "summary",
     "other",
+    "interests",
     "references",
 ]
 Words = list[str]

@@ -525,6 +525,8 @@ def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -
         return "no_skill_context"  # "SOFTWARE" heads a list; it is no item of it
     if sections.kind_at(mention.start) == "references":
         return "other_person"  # a referee's name and title: "Ruby Chen, Head of Sales"
+    if sections.kind_at(mention.start) == "interests":
+        return "hobby"  # "HOBBIES / pottery, sailing"
     before = text[_line_start(text, mention.start, 80) : mention.start]
     if text[mention.start].isupper() and cues.honorific_before.search(before[-12:]):
         return "other_person"  # a person's name: "Reporting to Ms. Ruby D'Costa"
