@@ -181,7 +181,7 @@ async def test_documents_by_id_replace_each_other(kb: KnowledgeBase):
     text = (FIXTURES / "lena-fischer.md").read_text()
     source = SourceDocument(text, "ext-42", "lena.md")
     assert (await kb.ingestor.ingest_documents("default", [source]))[0].outcome is Outcome.INGESTED
-    changed = SourceDocument(text + "\nAlso Vue.js.", "ext-42", "lena-v2.md")
+    changed = SourceDocument(text.replace("React, TS", "React, Vue.js, TS"), "ext-42", "lena-v2.md")
     assert (await kb.ingestor.ingest_documents("default", [changed]))[0].outcome is Outcome.UPDATED
     record = await kb.store.get("default", "ext-42")
     assert record.source_file == "lena-v2.md" and "Vue.js" in record.skill_names()
