@@ -637,6 +637,12 @@ def _earlier(role: RoleFinding) -> RoleFinding:
     return role
 
 
+# Sections that hold no roles even when a CV has no experience heading.
+_NO_ROLES = frozenset(
+    {"education", "certifications", "projects", "skills", "other", "interests", "references"}
+)
+
+
 def analyse_experience(
     text: str,
     sections: list[tuple[str, int, int]],
@@ -648,16 +654,7 @@ def analyse_experience(
     skip = {line.start for line in skill_lines}
     experience = _experience_spans(sections)
     if not experience:  # no experience heading: any dated line outside these sections
-        excluded = {
-            "education",
-            "certifications",
-            "projects",
-            "skills",
-            "other",
-            "interests",
-            "references",
-        }
-        experience = [(s, e, "experience") for kind, s, e in sections if kind not in excluded]
+        experience = [(s, e, "experience") for kind, s, e in sections if kind not in _NO_ROLES]
     roles = [
         _earlier(role) if kind == "earlier_career" else role
         for start, end, kind in experience

@@ -516,6 +516,13 @@ def _line_start(text: str, position: int, reach: int = 200) -> int:
     return text.rfind("\n", window, position) + 1 or window
 
 
+# Sections whose every mention is no skill of the author's, and why.
+_SECTION_VETO: dict[str | None, str] = {
+    "references": "other_person",  # a referee's name and title: "Ruby Chen, Head of Sales"
+    "interests": "hobby",  # "HOBBIES / pottery, sailing"
+}
+
+
 def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -> str | None:
     """Why a mention can never be a skill here, if it cannot: a web address, a section's
     heading, an organisation's name; for a short or everyday name, also an abbreviation."""
@@ -523,10 +530,8 @@ def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -
         return "web_address"
     if sections.in_heading(mention.start):
         return "no_skill_context"  # "SOFTWARE" heads a list; it is no item of it
-    if sections.kind_at(mention.start) == "references":
-        return "other_person"  # a referee's name and title: "Ruby Chen, Head of Sales"
-    if sections.kind_at(mention.start) == "interests":
-        return "hobby"  # "HOBBIES / pottery, sailing"
+    if section_veto := _SECTION_VETO.get(sections.kind_at(mention.start)):
+        return section_veto
     before = text[_line_start(text, mention.start, 80) : mention.start]
     if text[mention.start].isupper() and cues.honorific_before.search(before[-12:]):
         return "other_person"  # a person's name: "Reporting to Ms. Ruby D'Costa"
