@@ -548,6 +548,77 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
         ("Member of the Scala Heights Residents Association.", "Scala", "employer_or_school_name"),
         ("Sight-reading in C major and A minor for grade 3 pupils.", "C", "abbreviation"),
         ("No hands-on shop floor robot cell programming (FANUC).", "FANUC", "negated"),
+        (
+            "The promo reels were cut by my sister in Final Cut Pro.",
+            "Final Cut Pro",
+            "other_person",
+        ),
+        (
+            "The Power BI report for that project was built by my teammate.",
+            "Power BI",
+            "other_person",
+        ),
+        (
+            "Monthly KPI decks are made in Power BI by the MIS executive.",
+            "Power BI",
+            "other_person",
+        ),
+        ("Load-flow studies in ETAP are carried out by the design cell.", "ETAP", "other_person"),
+        (
+            "Reactive programming (Spring WebFlux) is not used in our codebase.",
+            "Spring WebFlux",
+            "negated",
+        ),
+        (
+            "The Kafka upgrade was not part of the scope; I attended the workshops.",
+            "Apache Kafka",
+            "negated",
+        ),
+        ("The Looker reports are the BI team's work; I only read them.", "Looker", "other_person"),
+        ("SKILLS\n* Vue / Svelte - not known", "Svelte", "negated"),
+        (
+            "No exposure to cold storage or inventory platforms like Manhattan WMS.",
+            "Manhattan WMS",
+            "negated",
+        ),
+        ("Helpdesk support is outsourced to an external provider.", "IT Support", "other_person"),
+        (
+            "Timesheets go to the finance team, who keep the books in QuickBooks.",
+            "QuickBooks",
+            "other_person",
+        ),
+        (
+            "Working alongside purchasing, who run the tenders in SAP Ariba.",
+            "SAP Ariba",
+            "other_person",
+        ),
+        (
+            "Organised a two-day seminar on workplace safety.",
+            "Health and Safety Compliance",
+            "project_domain",
+        ),
+        (
+            "Clients include a dental practice, two gyms, a real estate builder.",
+            "real estate",
+            "project_domain",
+        ),
+        (
+            "Hoping to study for the CIMA Certificate in Business Accounting.",
+            "CIMA",
+            "aspirational",
+        ),
+        (
+            "Planning to sit the AAT Level 3 Certificate in Bookkeeping next spring.",
+            "Bookkeeping",
+            "aspirational",
+        ),
+        ("Summer intern, Ruby Clarke LLP, Bristol", "Ruby", "employer_or_school_name"),
+        (  # a PDF's doubled spaces between the words of a cue
+            "Load-flow  studies  in  ETAP  are  done  by  the  protection  wing.",
+            "ETAP",
+            "other_person",
+        ),
+        ("Skill | Level | Note\nLooker | None | the analysts build them", "Looker", "negated"),
     ],
 )
 def test_mentions_that_are_not_the_authors_skills(
@@ -597,6 +668,7 @@ def test_mentions_that_are_not_the_authors_skills(
         ("Built the MS Excel trackers for the PMO.", "Microsoft Excel"),
         ("Closed the month-end books in Xero.", "Xero"),
         ("Wrote the sensor drivers in C.", "C"),
+        ("Spent six years as a cardiac ICU staff nurse.", "Critical Care Nursing"),
     ],
 )
 def test_the_authors_own_work_stays_held(vocabulary: Vocabulary, text: str, skill: str):
