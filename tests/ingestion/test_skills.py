@@ -613,6 +613,7 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
             "aspirational",
         ),
         ("Summer intern, Ruby Clarke LLP, Bristol", "Ruby", "employer_or_school_name"),
+        ("Exports are handled by our freight forwarder.", "Freight Forwarding", "other_person"),
         (  # a PDF's doubled spaces between the words of a cue
             "Load-flow  studies  in  ETAP  are  done  by  the  protection  wing.",
             "ETAP",
@@ -1013,10 +1014,16 @@ def test_a_clients_team_holds_what_it_built(vocabulary: Vocabulary):
         ("Orchestrate 140 DAGs; model the warehouse with dbt.", "Data Modeling"),
         ("Wrote 600 scripts for the regression suite.", "Regression Testing"),
         ("Parent consultations and home learning through Google Classroom.", "Google Classroom"),
+        ("Supplier negotiation for the packaging category.", "Negotiation"),
     ],
 )
 def test_more_ways_a_cv_shows_a_skill(vocabulary: Vocabulary, text: str, skill: str):
     assert skill in _held(text, vocabulary)
+
+
+def test_a_phrase_does_not_run_from_a_heading_into_the_next_line(vocabulary: Vocabulary):
+    text = "TRAINING AND OTHER\nTeam Resource Management course, 2022"
+    assert "Corporate Training" not in _held(text, vocabulary)
 
 
 def test_trained_staff_are_not_training(vocabulary: Vocabulary):
