@@ -297,6 +297,11 @@ def test_a_spanish_open_end_runs_to_today(vocabulary: Vocabulary):
             "Barista, Bean There Cafe | 2012 - 2021\n",
             ExperienceLevel.MID,
         ),
+        (  # a dental nurse who was a bank's customer adviser
+            "EXPERIENCE\nDental Nurse, Riverside Dental | Jan 2025 - present\n"
+            "Banking Associate, Northgate Bank | 2012 - 2021\n",
+            ExperienceLevel.JUNIOR,
+        ),
     ],
 )
 def test_a_career_change_counts_only_the_new_field(
@@ -363,3 +368,12 @@ def test_bold_markdown_titles_are_titles_not_bullets(vocabulary: Vocabulary):
     parsed = parse_cv(MARKDOWN_CAREER_CHANGE, vocabulary, AS_OF)
     assert [role.title for role in parsed.roles] == ["Backend Developer", "Sous Chef"]
     assert parsed.level is ExperienceLevel.MID  # the cooking career does not count
+
+
+def test_an_age_range_is_no_length_of_service(vocabulary: Vocabulary):
+    text = (
+        "Dance Teacher\n\nEXPERIENCE\nWeekend classes for children (6 to 14 yrs) and adults.\n"
+        "Piano lessons for pupils aged 8-12 years.\n"
+    )
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert parsed.years is None and parsed.level is None

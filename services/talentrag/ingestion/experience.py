@@ -79,6 +79,10 @@ _DURATION_ROLE = re.compile(
     r"\(\s*\d|\bin total\b|^\W*\d{1,2}\s*(?:years?|yrs?|months?)\b|\d\s*(?:years?|yrs?|months?)\W*$",
     re.IGNORECASE,
 )
+# ages, not a role's length: "children (5 to 16 yrs)", "pupils aged 11-14 years"
+_AGE_RANGE = re.compile(
+    r"\b(?:aged?|ages)\s+\d|\d{1,2}\s*(?:to|-|–)\s*\d{1,2}\s*(?:years?|yrs?)\b", re.IGNORECASE
+)
 # "Python- Exprience - 24 months", "Java : 3 years", "SharePoint Online – Experience – 72 months"
 _SKILL_DURATION = re.compile(
     r"^\W*(?P<skill>[^:|\n]{1,60}?)\s*(?:[-–:|]|â€“)+\s*"
@@ -388,6 +392,8 @@ def _duration_drafts(lines: list[Line], skip: set[int]) -> list[_Draft]:
     drafts = []
     for index, line in enumerate(lines):
         if line.start in skip or not _DURATION_ROLE.search(line.text):
+            continue
+        if _AGE_RANGE.search(line.text):
             continue
         if stated_totals(line.text):
             continue
