@@ -614,6 +614,11 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
         ),
         ("Summer intern, Ruby Clarke LLP, Bristol", "Ruby", "employer_or_school_name"),
         ("Exports are handled by our freight forwarder.", "Freight Forwarding", "other_person"),
+        (
+            "Looker dashboards on top of our BigQuery marts are built by the analytics team.",
+            "Looker",
+            "other_person",
+        ),
         (  # a PDF's doubled spaces between the words of a cue
             "Load-flow  studies  in  ETAP  are  done  by  the  protection  wing.",
             "ETAP",
