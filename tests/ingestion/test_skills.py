@@ -615,6 +615,11 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
         ("Summer intern, Ruby Clarke LLP, Bristol", "Ruby", "employer_or_school_name"),
         ("Exports are handled by our freight forwarder.", "Freight Forwarding", "other_person"),
         (
+            "Western blot confirmations are sent to the regional laboratory.",
+            "Western Blotting",
+            "other_person",
+        ),
+        (
             "Looker dashboards on top of our BigQuery marts are built by the analytics team.",
             "Looker",
             "other_person",
