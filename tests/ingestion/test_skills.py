@@ -1024,7 +1024,6 @@ def test_a_clients_team_holds_what_it_built(vocabulary: Vocabulary):
         ("Orchestrate 140 DAGs; model the warehouse with dbt.", "Data Modeling"),
         ("Wrote 600 scripts for the regression suite.", "Regression Testing"),
         ("Parent consultations and home learning through Google Classroom.", "Google Classroom"),
-        ("Supplier negotiation for the packaging category.", "Negotiation"),
     ],
 )
 def test_more_ways_a_cv_shows_a_skill(vocabulary: Vocabulary, text: str, skill: str):
