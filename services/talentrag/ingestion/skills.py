@@ -369,10 +369,7 @@ def _split_by_slash(
     for j in range(i, i + width - 1):
         if "/" in text[tokens[j].end : tokens[j + 1].start]:
             left, right = tuple(folded[i : j + 1]), tuple(folded[j + 1 : i + width])
-            return all(
-                key in vocabulary.surfaces or key in vocabulary.context_surfaces
-                for key in (left, right)
-            )
+            return vocabulary.spells_a_skill(left) and vocabulary.spells_a_skill(right)
     return False
 
 

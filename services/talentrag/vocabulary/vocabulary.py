@@ -162,7 +162,7 @@ class Vocabulary:
             for text in sorted(plain):
                 for variant in number_variants(text):
                     key = token_key(variant)
-                    if key not in self.surfaces and key not in self.context_surfaces:
+                    if not self.spells_a_skill(key):
                         variants.setdefault(key, Surface(name, variant, True, False))
         for key, surface in variants.items():
             self.surfaces[key] = [surface]
@@ -171,6 +171,11 @@ class Vocabulary:
     def version(self) -> str:
         """Release, generated-data stamps and content fingerprint: store it, compare it."""
         return "+".join([self.release, *self.stamps, self.fingerprint])
+
+    def spells_a_skill(self, key: tuple[str, ...]) -> bool:
+        """Whether these folded tokens are some skill's spelling, ``needs_context`` ones
+        included."""
+        return key in self.surfaces or key in self.context_surfaces
 
     def lookup(self, text: str) -> Surface | None:
         """The skill a spelling names (any case), including ``needs_context`` spellings;
@@ -254,7 +259,7 @@ class Vocabulary:
                 tokens = TOKEN.findall(text)
                 for cut in range(1, len(tokens)):
                     rest = tuple(t.casefold() for t in tokens[cut:])
-                    if rest in self.surfaces or rest in self.context_surfaces:
+                    if self.spells_a_skill(rest):
                         continue
                     prefix = tuple(t.casefold() for t in tokens[:cut])
                     entry = (prefix, Surface(name, " ".join(tokens[cut:]), True, False))
