@@ -175,6 +175,10 @@ def test_linkedin_employer_above_the_title_is_no_title(vocabulary: Vocabulary):
     [
         "Sam Reed\nSenior Developer\nPython, Go.",
         "Lucas Pereira\nPROFILE Sales. Door-to-door sales.",
+        (  # ages are no length of service
+            "Dance Teacher\n\nEXPERIENCE\nWeekend classes for children (6 to 14 yrs) and adults.\n"
+            "Piano lessons for pupils aged 8-12 years.\n"
+        ),
     ],
 )
 def test_no_evidence_gives_no_level(vocabulary: Vocabulary, text: str):
@@ -368,12 +372,3 @@ def test_bold_markdown_titles_are_titles_not_bullets(vocabulary: Vocabulary):
     parsed = parse_cv(MARKDOWN_CAREER_CHANGE, vocabulary, AS_OF)
     assert [role.title for role in parsed.roles] == ["Backend Developer", "Sous Chef"]
     assert parsed.level is ExperienceLevel.MID  # the cooking career does not count
-
-
-def test_an_age_range_is_no_length_of_service(vocabulary: Vocabulary):
-    text = (
-        "Dance Teacher\n\nEXPERIENCE\nWeekend classes for children (6 to 14 yrs) and adults.\n"
-        "Piano lessons for pupils aged 8-12 years.\n"
-    )
-    parsed = parse_cv(text, vocabulary, AS_OF)
-    assert parsed.years is None and parsed.level is None
