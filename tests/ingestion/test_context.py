@@ -53,3 +53,13 @@ def test_a_bad_pattern_names_its_place(tmp_path: Path):
     path = _cue_file(tmp_path, rules=[_rule("the (team did")])
     with pytest.raises(CueFileError, match=r"rules\[0\]\.triggers: 'the \(team did'"):
         load_cues(path)
+
+
+def test_a_space_in_a_trigger_stretches_but_not_inside_a_character_class(tmp_path: Path):
+    """Between words a space matches a run of spaces (PDF text); "[- ]" is a hyphen or
+    one space of any kind (a PDF's line wrap), never a plus sign."""
+    cues = load_cues(_cue_file(tmp_path, rules=[_rule("handed[- ]over to")]))
+    assert cues.find("Work handed over  to the vendor.")
+    assert cues.find("Work handed-over to the vendor.")
+    assert not cues.find("Work handed+over to the vendor.")
+    assert cues.find("Work handed\nover to the vendor.")

@@ -203,7 +203,23 @@ _END = r"(?:(?<=\w)(?!\w)|(?<=\W))"
 def _phrases(phrases: list[str]) -> str:
     """One alternation; a space in a phrase matches any run of spaces (PDF text)."""
     ordered = sorted(phrases, key=len, reverse=True)
-    return "|".join("(?:" + p.replace(" ", r"\s+") + ")" for p in ordered)
+    return "|".join("(?:" + _spaces_stretched(p) + ")" for p in ordered)
+
+
+_CLASS_OR_SPACE = re.compile(r"\\.|\[(?:\\.|[^\]\\])*\]| ")
+
+
+def _spaces_stretched(phrase: str) -> str:
+    """A space between words becomes ``\\s+`` and one inside a character class ``\\s``
+    ("[- ]" is a hyphen or any space, a PDF's line wrap too, but no plus sign)."""
+    return _CLASS_OR_SPACE.sub(_stretch, phrase)
+
+
+def _stretch(match: re.Match[str]) -> str:
+    found = match.group()
+    if found == " ":
+        return r"\s+"
+    return found.replace(" ", r"\s") if found.startswith("[") else found
 
 
 def _words(phrases: list[str]) -> re.Pattern[str]:
