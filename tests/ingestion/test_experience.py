@@ -306,6 +306,21 @@ def test_a_spanish_open_end_runs_to_today(vocabulary: Vocabulary):
             "Banking Associate, Northgate Bank | 2012 - 2021\n",
             ExperienceLevel.JUNIOR,
         ),
+        (  # a wine waiter who taught physics
+            "EXPERIENCE\nHead Sommelier, Quayside Brasserie | Jan 2024 - present\n"
+            "Physics Teacher, Hillcrest College | 2012 - 2023\n",
+            ExperienceLevel.JUNIOR,
+        ),
+        (  # an airline first officer who planned aircraft maintenance
+            "EXPERIENCE\nFirst Officer, Coastal Air | Jan 2022 - present\n"
+            "Maintenance Planning Engineer, Aerotec | 2012 - 2020\n",
+            ExperienceLevel.MID,
+        ),
+        (  # a town planner who sold insurance
+            "EXPERIENCE\nSenior Town Planner, Lakeside Council | Jan 2022 - present\n"
+            "Insurance Sales Executive, Mutual Shield | 2012 - 2021\n",
+            ExperienceLevel.MID,
+        ),
     ],
 )
 def test_a_career_change_counts_only_the_new_field(
@@ -372,3 +387,45 @@ def test_bold_markdown_titles_are_titles_not_bullets(vocabulary: Vocabulary):
     parsed = parse_cv(MARKDOWN_CAREER_CHANGE, vocabulary, AS_OF)
     assert [role.title for role in parsed.roles] == ["Backend Developer", "Sous Chef"]
     assert parsed.level is ExperienceLevel.MID  # the cooking career does not count
+
+
+def test_payroll_after_an_hr_assistant_post_is_one_line_of_work(vocabulary: Vocabulary):
+    text = (
+        "EXPERIENCE\nPayroll Officer, Brookline Foods | Jan 2023 - present\n"
+        "HR Assistant, Brookline Foods | Jan 2021 - Dec 2022\n"
+    )
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert [r.counted for r in parsed.roles] == [True, True]
+    assert parsed.level is ExperienceLevel.MID
+
+
+def test_roles_under_an_internships_heading_are_training(vocabulary: Vocabulary):
+    text = (
+        "WORK EXPERIENCE\nSurveyor, Delta Land Office\nMarch 2023 - present\n\n"
+        "INDUSTRIAL TRAINING\nCounty Survey Department, Eastport\nJune 2016 - December 2016\n"
+    )
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert [(r.kind, r.counted) for r in parsed.roles] == [("job", True), ("training", False)]
+    assert parsed.years == 3.67
+
+
+def test_a_heading_naming_jobs_and_internships_keeps_its_jobs(vocabulary: Vocabulary):
+    text = "WORK EXPERIENCE AND INTERNSHIPS\nSurveyor, Delta Land Office\nMarch 2023 - present\n"
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert [(r.kind, r.counted) for r in parsed.roles] == [("job", True)]
+
+
+def test_a_bulleted_role_line_above_its_dates_is_the_header(vocabulary: Vocabulary):
+    text = (
+        "EXPERIENCE\n"
+        "• Swimming Coach – Riverside Aquatics, Dunmore\n  Mar 2024 – current\n"
+        "  – Run squad sessions for 40 swimmers aged 9 to 16, with weekly video feedback.\n"
+        "• Evening lifeguard (part time, while studying) – Dunmore Leisure Centre\n"
+        "  Jan 2021 – Feb 2024\n"
+    )
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert [(r.title, r.kind) for r in parsed.roles] == [
+        ("Swimming Coach", "job"),
+        ("Evening lifeguard", "part_time"),
+    ]
+    assert parsed.level is ExperienceLevel.JUNIOR

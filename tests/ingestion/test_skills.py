@@ -630,6 +630,38 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
             "other_person",
         ),
         ("Skill | Level | Note\nLooker | None | the analysts build them", "Looker", "negated"),
+        ("Tool | Use\nQlik Sense | Not used - the group standard is Power BI", "Qlik", "negated"),
+        ("Tools: Figma, Jira. Kotlin: read about it, no project yet.", "Kotlin", "negated"),
+        ("Next on my list: Elixir, for a side project on weekends.", "Elixir", "aspirational"),
+        ("Target next: CISSP in 2028.", "CISSP", "aspirational"),
+        ("CFA Level I - planning to sit in 2027", "Chartered Financial Analyst", "aspirational"),
+        (
+            "Aiming to clear the CompTIA Security+ exam next spring.",
+            "CompTIA Security+",
+            "aspirational",
+        ),
+        (  # an abbreviated degree's full stop ends no clause
+            "I hope to pursue an M.Sc. in Data Science after two more years of work.",
+            "Data Science",
+            "aspirational",
+        ),
+        (
+            "Recruitment is done by the plant HR / admin team.",
+            "Recruitment",
+            "other_person",
+        ),
+        ("Scrum ceremonies are run by the client's engineering managers.", "Scrum", "other_person"),
+        ("Month-end payroll is processed by the group's bookkeepers.", "Payroll", "other_person"),
+        (
+            "Adverse event reports are forwarded to the pharmacovigilance unit.",
+            "pharmacovigilance legislation EU",
+            "other_person",
+        ),
+        (
+            "Built a stock sync API for Ruby Traders, a wholesale client.",
+            "Ruby",
+            "employer_or_school_name",
+        ),
     ],
 )
 def test_mentions_that_are_not_the_authors_skills(

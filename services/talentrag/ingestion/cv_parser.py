@@ -20,6 +20,7 @@ from talentrag.ingestion.experience import (
     RoleFinding,
     analyse_experience,
     names_a_job,
+    role_section_kind,
 )
 from talentrag.ingestion.experience_words import experience_words
 from talentrag.vocabulary.tokens import folded
@@ -343,7 +344,10 @@ def parse_cv(text: str, vocabulary: Vocabulary, as_of: date) -> ParsedCV:
     sections = split_sections(text)
     found_name = find_name(text)
     experience = analyse_experience(
-        text, [(s.kind, min(s.body, s.end), s.end) for s in sections], vocabulary, as_of
+        text,
+        [(role_section_kind(s.kind, s.heading), min(s.body, s.end), s.end) for s in sections],
+        vocabulary,
+        as_of,
     )
     return ParsedCV(
         name=found_name[0] if found_name else None,

@@ -73,7 +73,7 @@ _ROLE_STATEMENT = re.compile(rf"(?<!\w)(?:{alternation(_WORDS.role_statements)})
 # where a sentence of a run-together line ends: after . or ;, or at a run of spaces
 _SENTENCE_BREAK = re.compile(r"(?<=[.;])\s+|\s{2,}(?=\S)")
 _TITLE_WORD = re.compile(rf"(?<!\w)(?:{alternation(_WORDS.title_words)})s?(?!\w)", re.I)
-_BULLET = re.compile(r"^\s*(?:[-•▪◦●·>]|\*(?=\s)|â€¢)")  # "**Developer**" is bold, not a bullet
+_BULLET = re.compile(r"^\s*(?:[-–—•▪◦●·>]|\*(?=\s)|â€¢)")  # "**Developer**" is bold, not a bullet
 _SEPARATORS = re.compile(r"\s*(?:\||,|—|–|â€”|â€“| - | at | @ |\(|\)|:\s)\s*")
 _DURATION_ROLE = re.compile(
     r"\(\s*\d|\bin total\b|^\W*\d{1,2}\s*(?:years?|yrs?|months?)\b|\d\s*(?:years?|yrs?|months?)\W*$",
@@ -226,8 +226,14 @@ def _is_header_line(line: Line) -> bool:
     return bool(text) and len(text) <= _MAX_HEADER_LINE and not _BULLET.match(line.text)
 
 
+def _is_bulleted_header(line: Line) -> bool:
+    text = _BULLET.sub("", line.text, count=1).strip()
+    return bool(text) and len(text) <= _MAX_HEADER_LINE and bool(_BULLET.match(line.text))
+
+
 def _header_lines(lines: list[Line], index: int, dated: set[int]) -> list[Line]:
-    """The date line and the short, non-bullet lines just above it (or below when none)."""
+    """The date line and the short, non-bullet lines just above it (or below when none);
+    with neither, a short bulleted line just above (CVs that bullet each role)."""
     window: list[Line] = []
     for step in (-1, -2, -3):
         i = index + step
@@ -240,6 +246,9 @@ def _header_lines(lines: list[Line], index: int, dated: set[int]) -> list[Line]:
             if i >= len(lines) or i in dated or not _is_header_line(lines[i]):
                 break
             window.append(lines[i])
+    above = index - 1  # "• Personal Trainer – FitZone Gym" above "Apr 2024 – Jan 2025"
+    if not window and above >= 0 and above not in dated and _is_bulleted_header(lines[above]):
+        window = [lines[above]]
     return (
         [*window, lines[index]]
         if window and window[0].start < lines[index].start
@@ -262,7 +271,7 @@ def _clause(text: str, dates: tuple[int, int], line: Line) -> str:
 
 def _text_parts(texts: list[str]) -> list[str]:
     """The parts of header text that may be a title or employer (not dates or durations)."""
-    parts = (p.strip(" *_#-:·|.") for text in texts for p in _SEPARATORS.split(text))
+    parts = (p.strip(" *_#-:·|.•▪◦●") for text in texts for p in _SEPARATORS.split(text))
     return [
         p
         for p in parts
@@ -633,13 +642,29 @@ def _adjacent(span: tuple[int, int], start: int) -> bool:
     return span[1] >= start - 1
 
 
-_ROLE_SECTIONS = ("experience", "earlier_career")
+_ROLE_SECTIONS = ("experience", "earlier_career", "internships")
+# A heading naming training alone ("INDUSTRIAL TRAINING (SIWES)", "Internships"), not one
+# that also names jobs ("Work Experience and Internships").
+_JOBS_TOO = re.compile(r"\b(?:work|employment|professional|career|jobs?|and)\b|&", re.I)
 
 
-def _earlier(role: RoleFinding) -> RoleFinding:
-    """A job under a heading that sets it apart as an earlier career is not counted."""
-    if role.kind == "job":
+def role_section_kind(kind: str, heading: str) -> str:
+    """``internships`` for an experience section whose heading names training only: its
+    dated roles are recorded as training, not counted (the heading says so, not each role)."""
+    if kind == "experience" and _TRAINING.search(heading) and not _JOBS_TOO.search(heading):
+        return "internships"
+    return kind
+
+
+def _set_apart(role: RoleFinding, section_kind: str) -> RoleFinding:
+    """A job under a heading that sets it apart (an earlier career, internships) is not
+    counted."""
+    if role.kind != "job":
+        return role
+    if section_kind == "earlier_career":
         role.kind, role.cue = "earlier_career", "earlier career"
+    elif section_kind == "internships":
+        role.kind, role.cue = "training", "internships heading"
     return role
 
 
@@ -662,7 +687,7 @@ def analyse_experience(
     if not experience:  # no experience heading: any dated line outside these sections
         experience = [(s, e, "experience") for kind, s, e in sections if kind not in _NO_ROLES]
     roles = [
-        _earlier(role) if kind == "earlier_career" else role
+        _set_apart(role, kind)
         for start, end, kind in experience
         for role in section_roles(text, start, end, vocabulary, as_of, skip)
     ]

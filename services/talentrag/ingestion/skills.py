@@ -49,7 +49,12 @@ _LIST_PUNCTUATION = frozenset(" \t,;/|·•&+()[]*–—-")
 # Clause breaks; the cue file adds its terminator words ("but", "however", ...).
 # A full stop ends a clause only when followed by a space ("express.js" does not).
 # A line break followed by a lower-case word is a wrapped line (PDF text), not a break.
-_CLAUSE_PUNCTUATION = re.compile(r"[.!?](?=\s|$)|;|\n(?!\s*[a-z])")
+# A period closing a degree's abbreviation ("an M.Sc. in Transport Planning") ends no clause.
+_ABBREVIATION_END = (
+    r"(?<!\b[A-Z]\.[A-Za-z])(?<!\b[A-Z]\.[A-Za-z]{2})(?<!\b[A-Z]\.[A-Za-z]{3})(?<!\b[A-Z]\.[A-Za-z]{4})"
+    r"(?<!\bPh\.D)"
+)
+_CLAUSE_PUNCTUATION = re.compile(rf"{_ABBREVIATION_END}[.!?](?=\s|$)|;|\n(?!\s*[a-z])")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n(?![ \t]*[a-z])")
 # Short spellings: at most this many characters make a one-token name ambiguous.
 _SHORT = 2
