@@ -633,6 +633,12 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
         ("Tool | Use\nQlik Sense | Not used - the group standard is Power BI", "Qlik", "negated"),
         ("Tools: Figma, Jira. Kotlin: read about it, no project yet.", "Kotlin", "negated"),
         ("Next on my list: Elixir, for a side project on weekends.", "Elixir", "aspirational"),
+        ("Tools: Git\n- Next on my list: Elixir, for a side project.", "Elixir", "aspirational"),
+        (
+            "We trialled Svelte for the booking widget but I have not worked on it.",
+            "Svelte",
+            "negated",
+        ),
         ("Target next: CISSP in 2028.", "CISSP", "aspirational"),
         ("CFA Level I - planning to sit in 2027", "Chartered Financial Analyst", "aspirational"),
         (
