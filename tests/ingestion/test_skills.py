@@ -635,6 +635,13 @@ def test_a_host_name_is_no_skill(vocabulary: Vocabulary):
         ("Next on my list: Elixir, for a side project on weekends.", "Elixir", "aspirational"),
         ("Tools: Git\n- Next on my list: Elixir, for a side project.", "Elixir", "aspirational"),
         (
+            "The risk team's scoring models are built in R; I consume their outputs.",
+            "R",
+            "other_person",
+        ),
+        ("Samples stored at 4 °C (±1°C) in the cold room.", "C", "abbreviation"),
+        ("Junior counsel in R v Patel (2024), a VAT fraud trial.", "R", "abbreviation"),
+        (
             "We trialled Svelte for the booking widget but I have not worked on it.",
             "Svelte",
             "negated",
@@ -718,6 +725,7 @@ def test_mentions_that_are_not_the_authors_skills(
         ("Closed the month-end books in Xero.", "Xero"),
         ("Wrote the sensor drivers in C.", "C"),
         ("Spent six years as a cardiac ICU staff nurse.", "Critical Care Nursing"),
+        ("My team's dashboards are built in Tableau, most of them by me.", "Tableau"),
     ],
 )
 def test_the_authors_own_work_stays_held(vocabulary: Vocabulary, text: str, skill: str):

@@ -518,6 +518,8 @@ def _line_start(text: str, position: int, reach: int = 200) -> int:
     return text.rfind("\n", window, position) + 1 or window
 
 
+_DEGREE_SIGNS = frozenset("°º˚")
+
 # Sections whose every mention is no skill of the author's, and why.
 _SECTION_VETO: dict[str | None, str] = {
     "references": "other_person",  # a referee's name and title: "Ruby Chen, Head of Sales"
@@ -550,7 +552,9 @@ def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -
     if len(mention.surface) == 1 and cues.grade_before.search(before[-20:]):
         return "abbreviation"  # a grade or class: "CPR Level C", "Licences: C (car)"
     if len(mention.surface) == 1 and cues.letter_after.match(text, mention.end):
-        return "abbreviation"  # a musical key: "scales in C major"
+        return "abbreviation"  # a musical key, a case name: "scales in C major", "R v Smith"
+    if len(mention.surface) == 1 and before[-1:] in _DEGREE_SIGNS:
+        return "abbreviation"  # a temperature: "kept at 21 °C"
     return None
 
 
