@@ -429,3 +429,58 @@ def test_a_bulleted_role_line_above_its_dates_is_the_header(vocabulary: Vocabula
         ("Evening lifeguard", "part_time"),
     ]
     assert parsed.level is ExperienceLevel.JUNIOR
+
+
+EXPORT_CAREER_CHANGE = (  # a job board's export: the title stands beside the employer, above
+    "Skills * Jenkins * Docker Education Details June 2012 to May 2015 B.Com Pune University\n"
+    "DevOps Engineer DevOps Engineer - Orbitel Systems Skill Details Jenkins- Exprience - 30 months\n"
+    "Company Details company - Orbitel Systems, Pune description - May 2024 to till date. Build"
+    " and release pipelines in Jenkins, Docker images for 14 services, on-call for the build farm"
+    " and the artifact store. company - Northstar Contact Solutions, Pune description - Jul 2016"
+    " to Mar 2024, Customer Support Associate in a non-voice process for an airline: refunds,"
+    " rebookings and chat support.\n"
+)
+
+
+def test_an_export_role_takes_its_title_from_beside_its_employer(vocabulary: Vocabulary):
+    parsed = parse_cv(EXPORT_CAREER_CHANGE, vocabulary, AS_OF)
+    titles = [role.title for role in parsed.roles]
+    assert titles[0] == "DevOps Engineer"  # written twice by the export, read once
+    assert titles[1].startswith("Customer Support Associate")
+    assert [r.counted for r in parsed.roles] == [True, False]  # support is another career
+    assert parsed.level is ExperienceLevel.JUNIOR
+
+
+RUN_TOGETHER_EDUCATION = (
+    "WORK EXPERIENCE Programme Officer (M&E), Harambee Aid, Nakuru. March 2023 - to date."
+    " - Quarterly indicator reports.\n"
+    "EDUCATION 2016 - 2020 Bachelor of Arts in Economics, Rift Valley University. 2012 - 2015"
+    " Kenya Certificate of Secondary Education, Nakuru Boys High School.\n"
+)
+
+
+def test_a_run_together_education_heading_is_no_job(vocabulary: Vocabulary):
+    parsed = parse_cv(RUN_TOGETHER_EDUCATION, vocabulary, AS_OF)
+    assert [(r.kind, r.counted) for r in parsed.roles if r.start and r.start.year == 2016] == [
+        ("education", False)
+    ]
+    assert parsed.years == 3.67  # the programme officer post alone
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Trainee in the company's Cloud training programme",
+        "Vacation work, Mbeki & Sons Surveyors",
+        "INDUSTRIAL ATTACHMENT Rift Valley Water Board",
+        "Looked after family: cared for my father after his surgery",
+        "CAREER BREAK",
+    ],
+)
+def test_training_and_breaks_written_in_other_words_are_not_counted(
+    vocabulary: Vocabulary, header: str
+):
+    text = f"EXPERIENCE\nSite Engineer, Delta Works | Jan 2024 - present\n{header} | 2019 - 2022\n"
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert [r.counted for r in parsed.roles] == [True, False]
+    assert parsed.years == 2.83

@@ -69,6 +69,12 @@ _ROLE_FIELDS = [
     (name, re.compile(rf"(?<!\w)(?:{alternation(words)})(?!\w)", re.I))
     for name, words in _WORDS.role_fields.items()
 ]
+_EXPORT_LABELS = frozenset(word.casefold() for word in _WORDS.export_labels)
+_EXPORT_EMPLOYER = re.compile(
+    rf"(?<!\w)(?:{alternation(_WORDS.export_labels)})\s*[-–:]\s*(?P<employer>[^,\n]+?)"
+    r"(?=\s*,|\s+description\b|\s*[-–]|\s*$)",
+    re.IGNORECASE,
+)
 _ROLE_STATEMENT = re.compile(rf"(?<!\w)(?:{alternation(_WORDS.role_statements)})(?!\w)", re.I)
 # where a sentence of a run-together line ends: after . or ;, or at a run of spaces
 _SENTENCE_BREAK = re.compile(r"(?<=[.;])\s+|\s{2,}(?=\S)")
@@ -269,6 +275,37 @@ def _clause(text: str, dates: tuple[int, int], line: Line) -> str:
     return before + " " + text[dates[1] : line.end]
 
 
+def _sentence_after(text: str, dates: tuple[int, int], line: Line) -> str:
+    """The sentence right after a date on a run-together line, where a job board's export
+    may name the role: "description - Jun 2019 to Jan 2024, Customer Care Executive in ..."."""
+    if len(line.text) <= _MAX_HEADER_LINE:
+        return ""
+    return _SENTENCE_BREAK.split(text[dates[1] : line.end].lstrip(" :,–-"))[0]
+
+
+def _title_after(after: str, titles: _Titles) -> str | None:
+    if any(_title_like(part, titles) for part in _text_parts([after])):
+        return _title([after], titles)
+    return None
+
+
+def _title_beside_employer(text: str, header: str, titles: _Titles) -> str | None:
+    """An export's untitled role ("company - Sentinel Shield, Pune description - ...") takes
+    the title the same export writes beside that employer elsewhere ("Security Analyst -
+    Sentinel Shield", above its "Skill Details")."""
+    named = _EXPORT_EMPLOYER.search(header)
+    if not named:
+        return None
+    employer = re.escape(named.group("employer").strip())
+    for match in re.finditer(rf"(?P<title>[^\n]{{2,80}}?)\s+[-–]\s+{employer}", text):
+        parts = [p for p in _text_parts([match.group("title")]) if _title_like(p, titles)]
+        if parts and not _untitled(parts[-1]):
+            words = parts[-1].split()  # the export repeats it: "Java Developer Java Developer"
+            half = len(words) // 2
+            return " ".join(words[:half]) if words[:half] == words[half:] else parts[-1]
+    return None
+
+
 def _text_parts(texts: list[str]) -> list[str]:
     """The parts of header text that may be a title or employer (not dates or durations)."""
     parts = (p.strip(" *_#-:·|.•▪◦●") for text in texts for p in _SEPARATORS.split(text))
@@ -450,11 +487,19 @@ def section_roles(
         else:
             others = [h.text for h in header_lines if h is not line]
             header, title = " ".join([*others, own]), _title([*others, own], titles)
+        named, after = header, _sentence_after(text, draft.span, line) if draft.dates else ""
+        untitled = not _title_like(title, titles)
+        if untitled:
+            found = _title_after(after, titles) or _title_beside_employer(text, header, titles)
+            if found:
+                title, named = found, f"{header} {found}"
         following = drafts[number + 1].line_index if number + 1 < len(drafts) else len(lines)
         block_end = lines[following - 1].end if following > 0 else line.end
         block = text[line.start : block_end]
         kind, cue = _kind(header, titles)
-        field_name, titled = _field(title, header, block, titles)
+        if kind == "job" and untitled and _kind(after, titles)[0] == "education":
+            kind, cue = _kind(after, titles)  # "EDUCATION 2011 - 2015 Bachelor of Science ..."
+        field_name, titled = _field(title, named, block, titles)
         if draft.dates and draft.dates.form == "season" and kind == "job":
             kind, cue = "training", "season"
         roles.append(
@@ -501,6 +546,11 @@ def _other_field(role: RoleFinding, latest: RoleFinding) -> bool:
         and not any({role.field, latest.field} <= set(group) for group in _WORDS.related_fields)
         and not _same_work(role.title, latest.title)
     )
+
+
+def _untitled(title: str) -> bool:
+    """A role read without a title: nothing, or only the label an export put there."""
+    return not title.strip() or title.strip().casefold() in _EXPORT_LABELS
 
 
 def _same_work(title: str, other: str) -> bool:

@@ -56,6 +56,7 @@ class ExperienceWords(BaseModel):
     experience_words: Words = Field(min_length=1)
     role_fields: dict[str, Words]
     title_words: Words = Field(min_length=1)
+    export_labels: Words = Field(default_factory=list)
     role_statements: Words = Field(min_length=1)
     related_fields: list[Words]
     shared_skill_fields: list[Words] = Field(default_factory=list)
