@@ -1217,3 +1217,73 @@ def test_a_slash_parts_two_skills_only_where_each_side_is_one(
 def test_a_pastime_is_no_skill(vocabulary: Vocabulary, text: str):
     assert _held(text, vocabulary) == {"Python"}
     assert _reasons(text, vocabulary)["Oil Painting"] == "hobby"
+
+
+@pytest.mark.parametrize(
+    ("text", "skill", "reason"),
+    [
+        (
+            "The forecasting models are trained by the data science team in PyTorch.",
+            "PyTorch",
+            "other_person",
+        ),
+        (
+            "The agency's media buyers run the campaigns using Google Ads.",
+            "Google Ads",
+            "other_person",
+        ),
+        ("The underwriters price the risks in their own SAS models.", "SAS", "other_person"),
+        ("Payroll and bookkeeping stay with the practice manager.", "Bookkeeping", "other_person"),
+        (
+            "Event planning and catering sit with them; I run the floor.",
+            "Event Planning",
+            "other_person",
+        ),
+        (
+            "Our paralegals run the e-discovery in Relativity; I review it.",
+            "Relativity",
+            "other_person",
+        ),
+        ("My students built the robot in Arduino.", "Arduino", "other_person"),
+        ("Kotlin is next on my list.", "Kotlin", "aspirational"),
+        (
+            "Hoping to learn data pipelines in Apache Airflow next year.",
+            "Apache Airflow",
+            "aspirational",
+        ),
+        ("Sourcing for Java, QA and support roles across 5 accounts.", "Java", "other_person"),
+    ],
+)
+def test_more_ways_a_skill_is_someone_elses_or_a_plan(
+    vocabulary: Vocabulary, text: str, skill: str, reason: str
+):
+    assert _reasons(text, vocabulary).get(skill) == reason
+
+
+def test_a_label_over_a_line_negates_its_items(vocabulary: Vocabulary):
+    text = "Tools I use | Python; Git\nNot my area | Go (read the tour once); Rust; Kotlin\n"
+    reasons = _reasons(text, vocabulary)
+    assert {reasons.get(s) for s in ("Rust", "Kotlin")} == {"negated"}
+    assert "Go" not in _held(text, vocabulary)
+    assert {"Python", "Git"} <= _held(text, vocabulary)
+
+
+def test_what_a_sellers_employer_sells_is_no_skill(vocabulary: Vocabulary):
+    text = "Enrolled 90 learners a quarter on our Python, Cloud Computing and UI/UX Design courses."
+    seller = extract_skills(text, vocabulary, "cv.txt", home_field="sales")
+    assert {"Python", "Cloud Computing"} <= {r.skill for r in seller.rejected}
+    teacher = extract_skills(text, vocabulary, "cv.txt", home_field="education")
+    assert "Python" in {h.skill for h in teacher.held}  # one who teaches it may hold it
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Painted a jungle wall for the Ruby Kids Play Zone, Pune.",
+        "Weekend barista at The Java House, Galway.",
+        "Clinic nurse, Spring  Valley  Clinic, Denver.",
+        "Data from the Centre for Python Studies.",
+    ],
+)
+def test_a_skill_word_starting_a_business_name_is_the_name(vocabulary: Vocabulary, text: str):
+    assert not {"Ruby", "Java", "Spring Framework", "Python"} & _held(text, vocabulary)

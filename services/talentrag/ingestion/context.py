@@ -55,7 +55,7 @@ class CueRule(BaseModel):
     model_config = ConfigDict(extra="forbid")
     category: CueCategory
     direction: Literal["forward", "backward"]
-    reach: Literal["nearest", "first", "item", "clause"] = "first"
+    reach: Literal["nearest", "first", "item", "clause", "line"] = "first"
     max_tokens: int = Field(ge=0, le=60)
     triggers: list[str] = Field(min_length=1)
 
@@ -75,6 +75,8 @@ class DomainOfWorkSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     builder_fields: list[str] = Field(min_length=1)
     things: list[str] = Field(min_length=1)
+    seller_fields: list[str] = Field(default_factory=list)
+    sold_things: list[str] = Field(default_factory=list)
 
 
 class CueFile(BaseModel):
@@ -158,6 +160,8 @@ class ContextCues:
     letter_after: re.Pattern[str]
     honorific_before: re.Pattern[str]
     builder_fields: frozenset[str]
+    seller_fields: frozenset[str]
+    sold_after: re.Pattern[str] | None
     thing_after: re.Pattern[str]
     thing_before: re.Pattern[str]
 
@@ -341,6 +345,14 @@ def compile_cues(spec: CueFile) -> ContextCues:
             rf"(?<!\w)(?:{_phrases([h.capitalize() for h in spec.honorifics])})\.?[ \t]+$"
         ),
         builder_fields=frozenset(spec.domain_of_work.builder_fields),
+        seller_fields=frozenset(spec.domain_of_work.seller_fields),
+        # a sold thing later in the clause: "... Data Science with Python and DevOps programs"
+        sold_after=re.compile(
+            rf"[^.;:\n]{{0,80}}?{_START}(?:{_phrases(spec.domain_of_work.sold_things)}){_END}",
+            re.IGNORECASE,
+        )
+        if spec.domain_of_work.sold_things
+        else None,
         # up to two words on the same line, then the thing: "credit-risk and churn models",
         # "Loan Origination & Servicing Platform"
         thing_after=re.compile(

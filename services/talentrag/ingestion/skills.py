@@ -590,6 +590,10 @@ def _field_screen(
             and field not in _MEANS_OF_WORK
             and not sections.lists_skills(mention.start)
             and _domain_of_work(text, mention, cues)
+        ) or (
+            home_field in cues.seller_fields
+            and not sections.lists_skills(mention.start)
+            and _sold(text, mention, cues)
         ):
             subjects.append((mention, str(CueCategory.PROJECT_DOMAIN)))
         else:
@@ -613,6 +617,20 @@ def _domain_of_work(text: str, mention: Mention, cues: ContextCues) -> bool:
         return thing is not None and re.split(r"[ \t-]+", thing.group())[-1][:1].isupper()
     before = text[max(line_start, mention.start - 80) : mention.start]
     return bool(thing or cues.thing_before.search(before))
+
+
+_OWNER = re.compile(r"(?<!\w)(?:our|its|their|the company['’]s)(?!\w)", re.IGNORECASE)
+
+
+def _sold(text: str, mention: Mention, cues: ContextCues) -> bool:
+    """True when a seller's sentence names the skill as what their employer sells: "counsel
+    students on our Full Stack Development, Data Science with Python and DevOps programs"."""
+    if cues.sold_after is None or not cues.sold_after.match(text, mention.end):
+        return False
+    clause_start = max(
+        text.rfind(stop, max(0, mention.start - 120), mention.start) for stop in ".;:\n"
+    )
+    return _OWNER.search(text, clause_start + 1, mention.start) is not None
 
 
 def _degree_subject(text: str, mention: Mention, cues: ContextCues) -> bool:
@@ -956,8 +974,8 @@ class _Document:
         position = bisect_right(self.forward_ends, mention.start) - 1
         nearest: tuple[Cue, int] | None = None
         for cue in self.forward[max(0, position - _CUES_CHECKED + 1) : position + 1][::-1]:
-            if cue.start < clause_start:
-                break
+            if cue.start < clause_start and cue.reach != "line":
+                continue
             distance = self._forward_distance(cue, index)
             if distance is not None:
                 if cue.category in NOT_HELD:
@@ -970,6 +988,9 @@ class _Document:
         if self._closed_bracket(cue, mention.start):
             return None
         distance = self.words(cue.end, mention.start)
+        if cue.reach == "line":  # a label over its line: "Not my area: Rust; iOS/Swift"
+            same_line = "\n" not in self.text[cue.end : mention.start]
+            return distance if same_line and distance <= cue.max_tokens else None
         first = bisect_left(self.mention_starts, cue.end, 0, index)
         if first == index or (cue.reach == "clause" and distance <= cue.max_tokens):
             return distance if distance <= cue.max_tokens else None
