@@ -1287,3 +1287,23 @@ def test_what_a_sellers_employer_sells_is_no_skill(vocabulary: Vocabulary):
 )
 def test_a_skill_word_starting_a_business_name_is_the_name(vocabulary: Vocabulary, text: str):
     assert not {"Ruby", "Java", "Spring Framework", "Python"} & _held(text, vocabulary)
+
+
+def test_an_acronym_spelled_out_as_something_else_is_that(vocabulary: Vocabulary):
+    school = "Higher Secondary, Indus Public School (IPS) Junior College, 2014."
+    text = (
+        f"{school}\nTrained in Amazon Web Services (AWS) and Project Management Professional (PMP)."
+    )
+    held = _held(text, vocabulary)
+    assert {"AWS", "PMP"} <= held
+    assert "Network Security" not in held  # the school's initials, not an IPS
+    spelled = "Security: Intrusion Prevention Systems (IPS), firewalls"
+    assert "Network Security" in _held(spelled, vocabulary)  # words the vocabulary lacks
+
+
+def test_a_skill_word_before_a_companys_legal_form_is_its_name(vocabulary: Vocabulary):
+    text = (
+        "EXPERIENCE\nDesigner, JAVA DIGITAL, LDA – Lisbon\nPicker — Swift Freight, Inc., Houston\n"
+    )
+    assert not {"Java", "Swift"} & _held(text, vocabulary)
+    assert _reasons(text, vocabulary).get("Java") == "employer_or_school_name"

@@ -92,6 +92,7 @@ class CueFile(BaseModel):
     proficiency: list[str] = Field(min_length=1)
     org_words: list[str] = Field(min_length=1)
     name_words: list[str] = Field(min_length=1)
+    legal_suffixes: list[str] = Field(default_factory=list)
     study_words: list[str] = Field(min_length=1)
     grade_words: list[str] = Field(min_length=1)
     letter_after: list[str] = Field(min_length=1)
@@ -153,6 +154,7 @@ class ContextCues:
     org_words: frozenset[str]
     org_after: re.Pattern[str]
     name_after: re.Pattern[str]
+    suffix_after: re.Pattern[str] | None
     org_before: re.Pattern[str]
     org_word: re.Pattern[str]
     study_word: re.Pattern[str]
@@ -327,6 +329,13 @@ def compile_cues(spec: CueFile) -> ContextCues:
         org_words=frozenset(w.casefold() for w in spec.org_words),
         # "Java House Coffee Roasters & Bakery", "Oracle Financial Services Software Ltd"
         name_after=_name_ending_in(spec.name_words, first="[A-Z&]"),
+        # "JAVA DIGITAL, LDA", "Swift Freight, Inc.": a company's legal form after a comma
+        suffix_after=re.compile(
+            r"(?:[ \t]+[A-Z][\w&'.-]*){0,4}?,[ \t]+(?=[A-Z])"
+            rf"(?i:{_phrases(spec.legal_suffixes)})(?!\w)"
+        )
+        if spec.legal_suffixes
+        else None,
         # "IPS Academy", "A C Patil College", "Kaveri AI Labs"
         org_after=_name_ending_in(spec.org_words, first="[A-Z]"),
         # an organisation word, "of" or "for", then capitalised words up to the skill:

@@ -461,6 +461,39 @@ class _Sections:
         return self.kind_at(position) == "skills"
 
 
+_EXPANSION_WORD = re.compile(r"[A-Za-z][\w'’-]*")
+_LINKING_WORDS = frozenset({"of", "for", "and", "the", "in", "on", "de", "&"})
+
+
+def _spelled_out_otherwise(
+    text: str, mention: Mention, vocabulary: Vocabulary, org_word: re.Pattern[str]
+) -> str | None:
+    """Why an acronym in brackets right after the words it stands for is no skill, when
+    they name another skill or an organisation: "Crew Resource Management (CRM)",
+    "International Public School (IPS)" (not "Amazon Web Services (AWS)")."""
+    if not _acronym(mention):
+        return None
+    before = text[max(0, mention.start - 100) : mention.start].rstrip(" \t")
+    if not before.endswith("("):
+        return None
+    words = _EXPANSION_WORD.findall(before.split("\n")[-1])
+    letters = re.sub(r"[^A-Za-z]", "", mention.surface).casefold()
+    significant = [i for i, w in enumerate(words) if w.casefold() not in _LINKING_WORDS]
+    if len(significant) < len(letters):
+        return None
+    first = significant[-len(letters)]
+    initials = "".join(words[i][0] for i in significant[-len(letters) :]).casefold()
+    if initials != letters:
+        return None
+    expansion = " ".join(words[first:])
+    surface = vocabulary.lookup(expansion)
+    if surface is not None:  # the words name a skill: the acronym is that one
+        return None if surface.skill == mention.skill else "abbreviation"
+    if org_word.search(expansion):  # an organisation's initials
+        return "employer_or_school_name"
+    return None
+
+
 def _abbreviation(text: str, start: int, end: int) -> bool:
     """Initials and joined abbreviations: H.S.C., R. K., R&D, C/O, Go-live, A C Patil,
     HVAC/R."""
@@ -540,7 +573,9 @@ def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -
     if text[mention.start].isupper() and cues.honorific_before.search(before[-12:]):
         return "other_person"  # a person's name: "Reporting to Ms. Ruby D'Costa"
     if text[mention.start].isupper() and (
-        cues.org_before.search(before) or cues.name_after.match(text, mention.end)
+        cues.org_before.search(before)
+        or cues.name_after.match(text, mention.end)
+        or (cues.suffix_after is not None and cues.suffix_after.match(text, mention.end))
     ):
         return "employer_or_school_name"
     if not (mention.ambiguous or _acronym(mention)):
@@ -664,7 +699,11 @@ def _screen(
     judge: _FieldJudge,
 ) -> tuple[list[Mention], list[tuple[Mention, str]]]:
     """Keep the mentions that are skills here; reject the rest with a reason."""
-    vetoes = [_veto(text, c, sections, cues) for c in candidates]
+    vetoes = [
+        _veto(text, c, sections, cues)
+        or _spelled_out_otherwise(text, c, judge.vocabulary, cues.org_word)
+        for c in candidates
+    ]
     accepted: list[Mention] = []
     rejected: list[tuple[Mention, str]] = []
     for index, mention in enumerate(candidates):
