@@ -1307,3 +1307,25 @@ def test_a_skill_word_before_a_companys_legal_form_is_its_name(vocabulary: Vocab
     )
     assert not {"Java", "Swift"} & _held(text, vocabulary)
     assert _reasons(text, vocabulary).get("Java") == "employer_or_school_name"
+
+
+@pytest.mark.parametrize(
+    ("text", "skill"),
+    [
+        ("Tools: Jenkins, Kubernates, Helm", "Kubernetes"),
+        ("ETL with Infosphere Datstage 11.7", "IBM DataStage"),
+        ("Front end in Javscript and CSS", "JavaScript"),
+    ],
+)
+def test_a_long_technology_name_with_one_typo_is_that_name(
+    vocabulary: Vocabulary, text: str, skill: str
+):
+    found = {m.skill: m.surface for m in find_mentions(text, vocabulary)}
+    assert skill in found and found[skill] not in (skill,)  # the evidence shows the typo
+
+
+def test_a_word_two_edits_from_a_name_or_not_technology_is_no_typo(vocabulary: Vocabulary):
+    text = "Ran Kubernatez labs; posting and costing of journals; the printing of catalogues."
+    assert not {"Kubernetes", "Cost Accounting"} & {
+        m.skill for m in find_mentions(text, vocabulary)
+    }

@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from rapidfuzz.distance import OSA
+
 from talentrag.domain import (
     STRENGTH_RANK,
     Evidence,
@@ -39,7 +41,7 @@ from talentrag.ingestion.intervals import merge_intervals
 from talentrag.policy.credits import HELD_CONFIDENCE
 from talentrag.policy.limits import MAX_EVIDENCE, MAX_EVIDENCE_CHARS
 from talentrag.vocabulary.tokens import TOKEN, Token, tokenize
-from talentrag.vocabulary.vocabulary import Surface, Vocabulary
+from talentrag.vocabulary.vocabulary import MISSPELLING_MIN_LETTERS, Surface, Vocabulary
 
 # A spelling never spans these: "Java, Script" is not JavaScript, nor is a line break,
 # but for a wrapped line (PDF text: "... rate loading, night\naudit.").
@@ -142,6 +144,8 @@ def _candidates(
             if platform:
                 match = _qualified_match(tokens, folded, i, reach[i], vocabulary, platform[0])
         if match is None:
+            match = _misspelt(tokens[i], folded[i], vocabulary)
+        if match is None:
             i += 1
             continue
         mention, width = match
@@ -155,6 +159,25 @@ def _candidates(
     elided = _elided(text, tokens, folded, placed, vocabulary)
     found += [m for m in elided if not skipped.contains(m.start)]
     return tokens, sorted(found, key=lambda m: m.start) if elided else found
+
+
+def _misspelt(token: Token, word: str, vocabulary: Vocabulary) -> tuple[Mention, int] | None:
+    """A long technology name written with one letter wrong, missing, extra or swapped
+    ("Kubernates", "Datstage", "Bootstarp"): real resumes have typos. Never a word that is
+    itself part of some spelling, and never one edit from two different skills."""
+    if len(word) < MISSPELLING_MIN_LETTERS or not word.isalpha():
+        return None
+    if word in vocabulary.surface_words:
+        return None
+    near = {
+        surface.skill: surface
+        for surface in vocabulary.misspelling_targets.get(word[:2], ())
+        if OSA.distance(word, surface.text.casefold(), score_cutoff=1) <= 1
+    }
+    if len(near) != 1:
+        return None
+    (surface,) = near.values()
+    return Mention(surface.skill, token.start, token.end, token.text, True), 1
 
 
 _COORDINATION = frozenset({"and", "or", "&"})

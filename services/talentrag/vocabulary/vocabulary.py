@@ -111,6 +111,10 @@ class LoadReport:
     dropped_aliases: int
 
 
+MISSPELLING_MIN_LETTERS = 8
+"""Shorter names are left alone: one edit from a short name is too often another word."""
+
+
 class Surface(NamedTuple):
     """One spelling of a skill as the matcher sees it (a tuple: ~30,000 are built per load)."""
 
@@ -192,6 +196,34 @@ class Vocabulary:
     def field_of_skill(self, skill: str) -> str:
         """The profession of a skill's category."""
         return self.categories[self.skills[skill].category].field
+
+    @cached_property
+    def misspelling_targets(self) -> dict[str, list[Surface]]:
+        """Long one-word technology spellings that match freely, by their first two letters:
+        a word one edit from one of them ("Kubernates", "Datstage") is that skill misspelt.
+        Only technology: its names are rarely everyday words, so a near miss is a typo,
+        not another word ("Costing" is one letter from "posting")."""
+        targets: dict[str, list[Surface]] = {}
+        for key, found in self.surfaces.items():
+            word = key[0]
+            if len(key) != 1 or len(word) < MISSPELLING_MIN_LETTERS or not word.isalpha():
+                continue
+            surface = found[0]
+            if surface.exact_case or surface.in_field:
+                continue
+            if self.field_of_skill(surface.skill) == "technology":
+                targets.setdefault(word[:2], []).append(surface)
+        return targets
+
+    @cached_property
+    def surface_words(self) -> frozenset[str]:
+        """Every word of every spelling: such a word is never read as a misspelling."""
+        return frozenset(
+            word
+            for table in (self.surfaces, self.context_surfaces)
+            for key in table
+            for word in key
+        )
 
     @cached_property
     def phrase_skills(self) -> dict[str, str]:
