@@ -135,11 +135,25 @@ async def test_a_full_match_beats_a_stronger_stand_in(normalizer: SkillNormalize
         None,
         {
             "Container Orchestration": _held(SkillStrength.ROLE, 8.0, 2026),
-            "Kubernetes": _held(SkillStrength.COURSE),
+            "Kubernetes": _held(SkillStrength.SKILLS_LIST),
         },
     )
     (detail,) = match_candidate(both, [kubernetes], THIS_YEAR).details
     assert detail.status == "matched" and detail.skill == "Kubernetes"
+
+
+async def test_a_skill_shown_only_by_a_course_is_partial(normalizer: SkillNormalizer):
+    (kubernetes,) = await _resolve(normalizer, ["Kubernetes"])
+    certified = CandidateProfile("c", None, {"Kubernetes": _held(SkillStrength.COURSE)})
+    match = match_candidate(certified, [kubernetes], THIS_YEAR)
+    (detail,) = match.details
+    assert detail.status == "partial" and detail.stand_in == "Kubernetes (course only)"
+    assert match.qualifies and not match.matches_all  # shown only with include_partial
+    used = CandidateProfile("u", None, {"Kubernetes": _held(SkillStrength.SKILLS_LIST)})
+    ranked = sorted(
+        [match, match_candidate(used, [kubernetes], THIS_YEAR)], key=lambda m: m.rank_key()
+    )
+    assert [m.profile.id for m in ranked] == ["u", "c"]
 
 
 async def test_equal_coverage_ranks_by_evidence_years_and_recency(normalizer: SkillNormalizer):

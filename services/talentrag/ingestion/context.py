@@ -93,6 +93,7 @@ class CueFile(BaseModel):
     org_words: list[str] = Field(min_length=1)
     name_words: list[str] = Field(min_length=1)
     legal_suffixes: list[str] = Field(default_factory=list)
+    use_statements: list[str] = Field(default_factory=list)
     study_words: list[str] = Field(min_length=1)
     grade_words: list[str] = Field(min_length=1)
     letter_after: list[str] = Field(min_length=1)
@@ -155,6 +156,7 @@ class ContextCues:
     org_after: re.Pattern[str]
     name_after: re.Pattern[str]
     suffix_after: re.Pattern[str] | None
+    use_statement: re.Pattern[str] | None
     org_before: re.Pattern[str]
     org_word: re.Pattern[str]
     study_word: re.Pattern[str]
@@ -335,6 +337,15 @@ def compile_cues(spec: CueFile) -> ContextCues:
             rf"(?i:{_phrases(spec.legal_suffixes)})(?!\w)"
         )
         if spec.legal_suffixes
+        else None,
+        # a sentence that opens by saying the author uses something: "I write all my
+        # analysis code in R", "Built the ETL in Airflow"
+        use_statement=re.compile(
+            rf"[\s\-–•*·>]*(?:I\s+(?:(?:also|mainly|mostly|still|now|daily|regularly)\s+)?)?"
+            rf"(?:{_phrases(spec.use_statements)}){_END}",
+            re.IGNORECASE,
+        )
+        if spec.use_statements
         else None,
         # "IPS Academy", "A C Patil College", "Kaveri AI Labs"
         org_after=_name_ending_in(spec.org_words, first="[A-Z]"),

@@ -1132,6 +1132,15 @@ def evidence_span(
 # -- 4. held skills, strengths, rejected mentions ------------------------------------------
 
 
+def _stated_use(document: _Document, mention: Mention, cues: ContextCues) -> bool:
+    """A sentence in a skills list that says the author uses the skill ("I write all my
+    analysis code in R", "Built the nightly ETL in Airflow") shows it used, not listed."""
+    if cues.use_statement is None:
+        return False
+    start, _ = document.sentence_span(mention.start, mention.end)
+    return start < mention.start and cues.use_statement.match(document.text, start) is not None
+
+
 def _strength(sections: _Sections, position: int, course: bool) -> SkillStrength:
     if course:
         return SkillStrength.COURSE
@@ -1178,6 +1187,8 @@ def extract_skills(
             _add_rejected(rejected, mention, str(category), evidence)
             continue
         strength = _strength(located, mention.start, category is CueCategory.COURSE)
+        if strength is SkillStrength.SKILLS_LIST and _stated_use(document, mention, cues):
+            strength = SkillStrength.ROLE
         evidence.strength = strength
         kind = MatchKind.ALIAS if mention.is_alias else MatchKind.EXACT
         hold(held, vocabulary, mention.skill, mention.surface, kind, evidence, strength)

@@ -29,6 +29,13 @@ FULL_MATCH_KINDS = frozenset(
 spelled or implied), a skill of its family when it is a broad term, or its own name in
 the CV's text. Any other acceptance (``related``) is ``partial``: a stand-in."""
 
+COURSE_ONLY_IS_PARTIAL = True
+"""A requested skill the candidate shows only in a course or certificate ("Introduction
+to R, 3-day workshop", "AWS Certified Cloud Practitioner") is ``partial``, not
+``matched``: a recruiter who asks for a skill means someone who has used it. The holding
+still counts (points, depth 0.2 for its strength), and ``include_partial`` shows such
+candidates after the full matches."""
+
 IMPLIED_CREDIT = 0.9
 """A requested skill met by a skill that implies it (EKS for Kubernetes)."""
 

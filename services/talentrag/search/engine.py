@@ -304,7 +304,7 @@ def _result(
             d.requested for d in details if not d.required and d.requested in full
         ],
         partial_skills=[
-            PartialSkill(requested=d.requested, required=d.required, stand_in=d.skill)
+            PartialSkill(requested=d.requested, required=d.required, stand_in=d.stand_in or d.skill)
             for d in details
             if d.requested not in full
         ],

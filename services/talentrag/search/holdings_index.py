@@ -23,7 +23,7 @@ import numpy as np
 from cachetools import LRUCache
 
 from talentrag.domain import CandidateProfile, ExperienceLevel, SkillHolding
-from talentrag.search.scoring import depth
+from talentrag.search.scoring import course_only, depth
 from talentrag.store.base import CandidateStore, StoreChanges
 
 LEVEL_CODES = {level: code for code, level in enumerate(ExperienceLevel)}
@@ -43,11 +43,13 @@ after more (a bulk load between two searches), it reads the skills it needs whol
 
 @dataclass(frozen=True)
 class SkillPostings:
-    """One skill's holders: tenant-wide row numbers, held confidence and depth."""
+    """One skill's holders: tenant-wide row numbers, held confidence, depth, and whether
+    only a course or certificate shows it (policy/credits.COURSE_ONLY_IS_PARTIAL)."""
 
     rows: np.ndarray
     confidence: np.ndarray
     depth: np.ndarray
+    course_only: np.ndarray
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -59,6 +61,7 @@ class SkillPostings:
             np.fromiter((row for row, _ in held), np.int32, len(held)),
             np.fromiter((h.confidence for _, h in held), np.float64, len(held)),
             np.fromiter((depth(h, year) for _, h in held), np.float64, len(held)),
+            np.fromiter((course_only(h) for _, h in held), np.bool_, len(held)),
         )
 
     def patched(self, dropped: np.ndarray, added: SkillPostings | None) -> SkillPostings:
@@ -67,10 +70,10 @@ class SkillPostings:
         keep = ~dropped[self.rows]
         if added is None and keep.all():
             return self
-        parts = [(self.rows[keep], self.confidence[keep], self.depth[keep])]
+        parts = [(self.rows[keep], self.confidence[keep], self.depth[keep], self.course_only[keep])]
         if added is not None:
-            parts.append((added.rows, added.confidence, added.depth))
-        return SkillPostings(*(np.concatenate([part[i] for part in parts]) for i in range(3)))
+            parts.append((added.rows, added.confidence, added.depth, added.course_only))
+        return SkillPostings(*(np.concatenate([part[i] for part in parts]) for i in range(4)))
 
 
 @dataclass(frozen=True)

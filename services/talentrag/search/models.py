@@ -232,7 +232,10 @@ class PartialSkill(BaseModel):
 
     requested: str
     required: bool
-    stand_in: str = Field(description="The related skill the candidate holds instead.")
+    stand_in: str = Field(
+        description="The related skill the candidate holds instead, or the skill itself "
+        "marked '(course only)' when only a course or certificate shows it."
+    )
 
 
 class ResolvedSkill(BaseModel):

@@ -120,7 +120,11 @@ def _credits(view: IndexView, skill: RequestedSkill, pool: np.ndarray) -> _Credi
         confidence.append(accepted.confidence * postings.confidence[rows])
         depth.append(postings.depth[rows])
         count = int(rows.sum())
-        full.append(np.full(count, accepted.kind in FULL_MATCH_KINDS))
+        full.append(
+            ~postings.course_only[rows]
+            if accepted.kind in FULL_MATCH_KINDS
+            else np.zeros(count, bool)
+        )
         narrower.append(np.full(count, accepted.kind is MatchKind.NARROWER))
         order.append(np.full(count, place))
     if not local and skill.found_in_text:  # nobody holds it: the CVs whose text names it

@@ -22,8 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from talentrag.domain import CandidateProfile, MatchKind, SkillHolding
+from talentrag.domain import CandidateProfile, MatchKind, SkillHolding, SkillStrength
 from talentrag.policy.credits import (
+    COURSE_ONLY_IS_PARTIAL,
     DEPTH_SHARE,
     DEPTH_WEIGHTS,
     FAMILY_SKILLS_FOR_MATCH,
@@ -58,11 +59,14 @@ class Credit:
     depth: float
     points: float
     family_held: int = 0  # for a broad term: how many skills of its family the candidate holds
+    course_only: bool = False  # only a course or certificate shows the held skill
 
     @property
     def status(self) -> MatchStatus:
         """Matched by the skill itself, its name in the text, or its family shown broadly
-        enough; otherwise a stand-in: partial."""
+        enough; otherwise a stand-in, or a course alone: partial."""
+        if self.course_only:
+            return MatchStatus.PARTIAL
         if self.kind is MatchKind.NARROWER and self.family_held < FAMILY_SKILLS_FOR_MATCH:
             return MatchStatus.PARTIAL
         return MatchStatus.MATCHED if self.kind in FULL_MATCH_KINDS else MatchStatus.PARTIAL
@@ -121,6 +125,12 @@ def depth(holding: SkillHolding | None, this_year: int) -> float:
     return round(w_strength * strength + w_years * years + w_recency * recency, 4)
 
 
+def course_only(holding: SkillHolding) -> bool:
+    """Whether a course or certificate is all that shows a held skill: partial, not matched
+    (``COURSE_ONLY_IS_PARTIAL``)."""
+    return COURSE_ONLY_IS_PARTIAL and holding.strength is SkillStrength.COURSE
+
+
 def points(confidence: float, skill_depth: float) -> float:
     """One requested skill's points from the credit earned and the held skill's depth."""
     return round(confidence * (1 - DEPTH_SHARE + DEPTH_SHARE * skill_depth), 4)
@@ -153,7 +163,8 @@ def _best_credit(
             continue
         confidence = accepted.confidence * holding.confidence
         skill_depth = depth(holding, this_year)
-        key = (accepted.kind in FULL_MATCH_KINDS, confidence, skill_depth)
+        full = accepted.kind in FULL_MATCH_KINDS and not course_only(holding)
+        key = (full, confidence, skill_depth)
         if best is None or key > best:
             best, chosen = key, (skill, accepted.kind, confidence, skill_depth)
     if chosen is not None:
@@ -169,6 +180,7 @@ def _best_credit(
             skill_depth,
             points(confidence, skill_depth),
             family,
+            course_only(held[skill]),
         )
     if candidate_id in requested.found_in_text:  # nobody holds it; this CV's text names it
         return Credit(
@@ -196,7 +208,9 @@ def _detail(credit: Credit, holding: SkillHolding | None) -> SkillMatchDetail:
         skill=credit.skill,
         kind=kind,
         status=credit.status.value,
-        stand_in=credit.skill if partial else None,
+        stand_in=(f"{credit.skill} (course only)" if credit.course_only else credit.skill)
+        if partial
+        else None,
         confidence=credit.confidence,
         required=requested.required,
         strength=holding.strength if holding else None,
