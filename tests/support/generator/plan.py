@@ -9,13 +9,17 @@ aspirational phrasing. Nothing is read back from the rendered text.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from datetime import date
+from functools import cache
 from typing import Any, TypeVar
+
+import yaml
 
 from tests.support.generator.text import ascii_slug
 from tests.support.generator.timeline import Career, Role, level_for, plan_career
-from tests.support.generator.vocabulary import TECH, Mentions
+from tests.support.generator.vocabulary import ROOT, TECH, Mentions
 from tests.support.generator.wordlists import LEVELS, Profile, Tables, draw_pool
 
 LEVEL_WEIGHTS = (30, 35, 35)
@@ -129,13 +133,17 @@ class CvPlan:
         # a sales representative does not wish to learn "Sales": a reader holds what the
         # profession's own titles name
         titled = " ".join(t.lower() for level in profile.titles.values() for t, _ in level)
+        named = _skills_titles_name(titled)  # "Staff Nurse" holds Nursing
         for _ in range(1 if self.rng.random() < 0.65 else 2):
             source = profile.anchors if self.rng.random() < 0.5 else profile.primary
             for options in (source, profile.primary, profile.secondary):
                 pool = [
                     s
                     for s in options
-                    if s not in self.held and s not in self.negated and s.lower() not in titled
+                    if s not in self.held
+                    and s not in self.negated
+                    and s.lower() not in titled
+                    and s not in named
                 ]
                 if pool:
                     self.negated.append(self.rng.choice(pool))
@@ -206,3 +214,22 @@ class CvPlan:
             "field": self.field,
             "roles": [r.truth() for r in self.roles],
         }
+
+
+@cache
+def _title_skills() -> dict[str, list[str]]:
+    """The title words of the service's data file, read as data (no extractor code)."""
+    path = ROOT / "services" / "talentrag" / "ingestion" / "data" / "experience.yaml"
+    loaded: dict[str, list[str]] = yaml.safe_load(path.read_text(encoding="utf-8"))["title_skills"]
+    return loaded
+
+
+def _skills_titles_name(titles: str) -> set[str]:
+    """The skills a reader holds from these job titles (experience.yaml's title_skills):
+    a nurse is never written as wishing to learn Nursing."""
+    words = _title_skills()
+    return {
+        skill
+        for skill, spellings in words.items()
+        if any(re.search(rf"(?<!\w){re.escape(w.lower())}(?!\w)", titles) for w in spellings)
+    }
