@@ -484,3 +484,13 @@ def test_training_and_breaks_written_in_other_words_are_not_counted(
     parsed = parse_cv(text, vocabulary, AS_OF)
     assert [r.counted for r in parsed.roles] == [True, False]
     assert parsed.years == 2.83
+
+
+def test_print_production_before_product_design_is_another_career(vocabulary: Vocabulary):
+    text = (
+        "EXPERIENCE\nProduct Designer, Quill Apps | Mar 2022 - present\n"
+        "Prepress Operator, Sunrise Offset Printers | 2012 - 2022\n"
+    )
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert [r.counted for r in parsed.roles] == [True, False]
+    assert parsed.level is ExperienceLevel.MID

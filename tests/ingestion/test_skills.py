@@ -1329,3 +1329,10 @@ def test_a_word_two_edits_from_a_name_or_not_technology_is_no_typo(vocabulary: V
     assert not {"Kubernetes", "Cost Accounting"} & {
         m.skill for m in find_mentions(text, vocabulary)
     }
+
+
+def test_a_wrapped_line_after_a_word_that_cannot_end_a_clause_goes_on(vocabulary: Vocabulary):
+    text = "- Dashboards are kept by the group's\nBI team in Tableau; I read them.\n"
+    assert _reasons(text, vocabulary).get("Tableau") == "other_person"
+    ended = "- Dashboards are kept by the group's BI team.\nTableau and Excel for my own reports.\n"
+    assert "Tableau" in _held(ended, vocabulary)  # a line that ends a sentence still ends it

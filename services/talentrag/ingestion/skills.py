@@ -56,8 +56,32 @@ _ABBREVIATION_END = (
     r"(?<!\b[A-Z]\.[A-Za-z])(?<!\b[A-Z]\.[A-Za-z]{2})(?<!\b[A-Z]\.[A-Za-z]{3})(?<!\b[A-Z]\.[A-Za-z]{4})"
     r"(?<!\bPh\.D)"
 )
-_CLAUSE_PUNCTUATION = re.compile(rf"{_ABBREVIATION_END}[.!?](?=\s|$)|;|\n(?!\s*[a-z])")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n(?![ \t]*[a-z])")
+# A line break ends nothing after a word that cannot end a clause: a wrapped line ("kept by
+# the municipality's\nGIS team in ArcGIS", two-column PDF text).
+_WRAPPED = "".join(
+    rf"(?<!\b{word})"
+    for word in (
+        "the",
+        "a",
+        "an",
+        "by",
+        "of",
+        "to",
+        "and",
+        "or",
+        "with",
+        "for",
+        "in",
+        "our",
+        "their",
+        "my",
+        "its",
+        "'s",
+        "’s",
+    )
+)
+_CLAUSE_PUNCTUATION = re.compile(rf"{_ABBREVIATION_END}[.!?](?=\s|$)|;|{_WRAPPED}\n(?!\s*[a-z])")
+_SENTENCE_END = re.compile(rf"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|{_WRAPPED}\n(?![ \t]*[a-z])")
 # Short spellings: at most this many characters make a one-token name ambiguous.
 _SHORT = 2
 # An alias written as an acronym of at most this many letters (IPS, ECS) may be a name.
