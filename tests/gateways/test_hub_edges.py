@@ -10,6 +10,7 @@ import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import asyncpg
 import pytest
 from lightrag import QueryParam
 
@@ -81,6 +82,33 @@ async def test_edge_and_degree_look_ups_answer_as_lightrags_own(hub_kb: Knowledg
     assert degrees == await lightrags.node_degrees_batch(graph, nodes)
     assert degrees["Python"] == HOLDERS
     assert degrees["No Such Node"] == 0
+
+
+async def test_a_hubs_heaviest_edges_are_read_off_an_index(hub_kb: KnowledgeBase) -> None:
+    """PostgreSQL reads a hub's LIMIT heaviest edges per direction off the weight indexes
+    instead of every edge (the plan, not a timing: on a table this small the planner would
+    rather sort, so sequential scans and sorts are priced out, as on a large table)."""
+    graph = (await hub_kb.graph.rag("default")).chunk_entity_relation_graph
+    if type(graph).__name__ != "BoundedPGTableGraphStorage":
+        pytest.skip("the file graph reads its adjacency in memory")
+    from talentrag.gateways.pg_graph_bounded import _BOUNDED_EDGES
+
+    connection = await asyncpg.connect(hub_kb.settings.database_url)
+    try:
+        names = {r["indexname"] for r in await connection.fetch(
+            "SELECT indexname FROM pg_indexes WHERE tablename = 'lightrag_graph_edges'"
+        )}  # fmt: skip
+        assert {"talentrag_graph_edges_src_weight", "talentrag_graph_edges_tgt_weight"} <= names
+        await connection.execute("SET enable_seqscan = off; SET enable_sort = off")
+        plan = await connection.fetch(
+            "EXPLAIN " + _BOUNDED_EDGES,
+            graph.workspace, graph.namespace, ["Python"], HUB_EDGES_FOR_RETRIEVAL,
+        )  # fmt: skip
+    finally:
+        await connection.close()
+    text = "\n".join(row[0] for row in plan)
+    assert "talentrag_graph_edges_src_weight" in text
+    assert "talentrag_graph_edges_tgt_weight" in text
 
 
 async def test_chunks_are_kept_as_text_without_vectors(hub_kb: KnowledgeBase) -> None:
