@@ -321,6 +321,11 @@ def test_a_spanish_open_end_runs_to_today(vocabulary: Vocabulary):
             "Insurance Sales Executive, Mutual Shield | 2012 - 2021\n",
             ExperienceLevel.MID,
         ),
+        (  # a product designer who ran a print shop's prepress
+            "EXPERIENCE\nProduct Designer, Quill Apps | Mar 2022 - present\n"
+            "Prepress Operator, Sunrise Offset Printers | 2012 - 2022\n",
+            ExperienceLevel.MID,
+        ),
     ],
 )
 def test_a_career_change_counts_only_the_new_field(
@@ -484,13 +489,3 @@ def test_training_and_breaks_written_in_other_words_are_not_counted(
     parsed = parse_cv(text, vocabulary, AS_OF)
     assert [r.counted for r in parsed.roles] == [True, False]
     assert parsed.years == 2.83
-
-
-def test_print_production_before_product_design_is_another_career(vocabulary: Vocabulary):
-    text = (
-        "EXPERIENCE\nProduct Designer, Quill Apps | Mar 2022 - present\n"
-        "Prepress Operator, Sunrise Offset Printers | 2012 - 2022\n"
-    )
-    parsed = parse_cv(text, vocabulary, AS_OF)
-    assert [r.counted for r in parsed.roles] == [True, False]
-    assert parsed.level is ExperienceLevel.MID

@@ -487,9 +487,10 @@ def section_roles(
         else:
             others = [h.text for h in header_lines if h is not line]
             header, title = " ".join([*others, own]), _title([*others, own], titles)
-        named, after = header, _sentence_after(text, draft.span, line) if draft.dates else ""
+        named, after = header, ""
         untitled = not _title_like(title, titles)
         if untitled:
+            after = _sentence_after(text, draft.span, line) if draft.dates else ""
             found = _title_after(after, titles) or _title_beside_employer(text, header, titles)
             if found:
                 title, named = found, f"{header} {found}"
@@ -497,8 +498,8 @@ def section_roles(
         block_end = lines[following - 1].end if following > 0 else line.end
         block = text[line.start : block_end]
         kind, cue = _kind(header, titles)
-        if kind == "job" and untitled and _kind(after, titles)[0] == "education":
-            kind, cue = _kind(after, titles)  # "EDUCATION 2011 - 2015 Bachelor of Science ..."
+        if kind == "job" and after and (read := _kind(after, titles))[0] == "education":
+            kind, cue = read  # "EDUCATION 2011 - 2015 Bachelor of Science ..."
         field_name, titled = _field(title, named, block, titles)
         if draft.dates and draft.dates.form == "season" and kind == "job":
             kind, cue = "training", "season"

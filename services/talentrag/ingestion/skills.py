@@ -58,28 +58,9 @@ _ABBREVIATION_END = (
 )
 # A line break ends nothing after a word that cannot end a clause: a wrapped line ("kept by
 # the municipality's\nGIS team in ArcGIS", two-column PDF text).
-_WRAPPED = "".join(
-    rf"(?<!\b{word})"
-    for word in (
-        "the",
-        "a",
-        "an",
-        "by",
-        "of",
-        "to",
-        "and",
-        "or",
-        "with",
-        "for",
-        "in",
-        "our",
-        "their",
-        "my",
-        "its",
-        "'s",
-        "’s",
-    )
-)
+_CONTINUING_WORDS = ["the", "a", "an", "by", "of", "to", "and", "or", "with", "for", "in",
+                     "our", "their", "my", "its", "'s", "’s"]  # fmt: skip
+_WRAPPED = "".join(rf"(?<!\b{word})" for word in _CONTINUING_WORDS)
 _CLAUSE_PUNCTUATION = re.compile(rf"{_ABBREVIATION_END}[.!?](?=\s|$)|;|{_WRAPPED}\n(?!\s*[a-z])")
 _SENTENCE_END = re.compile(rf"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|{_WRAPPED}\n(?![ \t]*[a-z])")
 # Short spellings: at most this many characters make a one-token name ambiguous.
@@ -607,9 +588,12 @@ _SECTION_VETO: dict[str | None, str] = {
 }
 
 
-def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -> str | None:
+def _veto(
+    text: str, mention: Mention, sections: _Sections, cues: ContextCues, vocabulary: Vocabulary
+) -> str | None:
     """Why a mention can never be a skill here, if it cannot: a web address, a section's
-    heading, an organisation's name; for a short or everyday name, also an abbreviation."""
+    heading, an organisation's name; for a short or everyday name, also an abbreviation, or
+    an acronym spelled out just before as something else ("Crew Resource Management (CRM)")."""
     if _web_address(text, mention):
         return "web_address"
     if sections.in_heading(mention.start):
@@ -637,7 +621,7 @@ def _veto(text: str, mention: Mention, sections: _Sections, cues: ContextCues) -
         return "abbreviation"  # a musical key, a case name: "scales in C major", "R v Smith"
     if len(mention.surface) == 1 and before[-1:] in _DEGREE_SIGNS:
         return "abbreviation"  # a temperature: "kept at 21 °C"
-    return None
+    return _spelled_out_otherwise(text, mention, vocabulary, cues.org_word)
 
 
 def _field_screen(
@@ -746,11 +730,7 @@ def _screen(
     judge: _FieldJudge,
 ) -> tuple[list[Mention], list[tuple[Mention, str]]]:
     """Keep the mentions that are skills here; reject the rest with a reason."""
-    vetoes = [
-        _veto(text, c, sections, cues)
-        or _spelled_out_otherwise(text, c, judge.vocabulary, cues.org_word)
-        for c in candidates
-    ]
+    vetoes = [_veto(text, c, sections, cues, judge.vocabulary) for c in candidates]
     accepted: list[Mention] = []
     rejected: list[tuple[Mention, str]] = []
     for index, mention in enumerate(candidates):
