@@ -1252,6 +1252,8 @@ def test_a_pastime_is_no_skill(vocabulary: Vocabulary, text: str):
             "aspirational",
         ),
         ("Sourcing for Java, QA and support roles across 5 accounts.", "Java", "other_person"),
+        ("Our claims analytics group maintains the Tableau dashboards.", "Tableau", "other_person"),
+        ("We audit the ledgers, and its bookkeepers use QuickBooks.", "QuickBooks", "other_person"),
     ],
 )
 def test_more_ways_a_skill_is_someone_elses_or_a_plan(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from talentrag.vocabulary.vocabulary import Vocabulary
 
-ANALYSER_VERSION = "29"
+ANALYSER_VERSION = "30"
 """Bump whenever a change to text cleaning, CV parsing, dates, skill extraction or record
 building can change what a stored document's record would be. The vocabulary's own
 version is part of the stamp already: editing the vocabulary needs no bump here."""
