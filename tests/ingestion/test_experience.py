@@ -326,6 +326,16 @@ def test_a_spanish_open_end_runs_to_today(vocabulary: Vocabulary):
             "Prepress Operator, Sunrise Offset Printers | 2012 - 2022\n",
             ExperienceLevel.MID,
         ),
+        (  # a tennis coach who was a shop cashier
+            "EXPERIENCE\nTennis Coach, Lakeside Racquet Club | Mar 2024 - present\n"
+            "Cashier, Daily Needs Mart | 2014 - 2024\n",
+            ExperienceLevel.JUNIOR,
+        ),
+        (  # a product manager who answered customers' tickets
+            "EXPERIENCE\nProduct Manager, Tallyho Apps | Mar 2023 - present\n"
+            "Customer Support Specialist, Tallyho Apps | 2014 - 2023\n",
+            ExperienceLevel.MID,
+        ),
     ],
 )
 def test_a_career_change_counts_only_the_new_field(
@@ -489,3 +499,67 @@ def test_training_and_breaks_written_in_other_words_are_not_counted(
     parsed = parse_cv(text, vocabulary, AS_OF)
     assert [r.counted for r in parsed.roles] == [True, False]
     assert parsed.years == 2.83
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "National Service, Singapore Civil Defence Force | Jan 2016 - Dec 2017",
+        "Community service (480 hours), City Library | 2021 - 2022",
+        "Federal voluntary service, Red Cross ambulance station | 09/2013 - 08/2014",
+        "Park Ranger (seasonal, April to September each year) | 2015 - 2019",
+    ],
+)
+def test_service_years_and_seasonal_work_are_not_counted(vocabulary: Vocabulary, line: str):
+    text = f"EXPERIENCE\nPharmacist, Green Cross Pharmacy | Jan 2025 - present\n{line}\n"
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert [r.counted for r in parsed.roles] == [True, False]
+    assert parsed.level is ExperienceLevel.JUNIOR
+
+
+FEDERAL_STYLE = """WORK EXPERIENCE
+
+Harbor County Fire District   Eastport, WA
+03/2019 - Present
+Grade Level: GS-0081-07   Hours per week: 40
+Supervisor: J. Ortega, Station Chief, may contact
+Fire Captain (Structural Firefighting)
+- Lead a four-person engine company.
+
+Harbor County Fire District   Eastport, WA
+06/2014 - 02/2019
+Hours per week: 40
+Firefighter (Paramedic; Senior Firefighter from 2017)
+- Engine and ladder company duties.
+
+United States Marine Corps   Camp Lejeune, NC
+06/2010 - 05/2014
+Rifleman (Lance Corporal).
+"""
+
+
+def test_a_federal_resumes_title_under_its_labelled_facts(vocabulary: Vocabulary):
+    parsed = parse_cv(FEDERAL_STYLE, vocabulary, AS_OF)
+    titles = [r.title for r in parsed.roles]
+    assert titles[0] == "Fire Captain (Structural Firefighting)"
+    assert len(parsed.roles) == 3  # "from 2017" inside the brackets is a promotion, no role
+    assert [r.counted for r in parsed.roles] == [True, True, False]  # the Marines: military
+    assert parsed.years is not None and 12 < parsed.years < 13
+
+
+GLOSSED_HEADINGS = """Lucía Romero
+Contadora / Accountant
+
+EXPERIENCIA PROFESIONAL (Work experience)
+Contadora General (Accountant), Grupo Norte | enero 2024 – actual
+
+FORMACIÓN (Education)
+Licenciatura en Contaduría, Universidad del Golfo, 2018 – 2022
+"""
+
+
+def test_headings_with_a_translation_in_brackets(vocabulary: Vocabulary):
+    parsed = parse_cv(GLOSSED_HEADINGS, vocabulary, AS_OF)
+    assert [s.kind for s in parsed.sections] == ["header", "experience", "education"]
+    assert [r.counted for r in parsed.roles] == [True]
+    assert parsed.level is ExperienceLevel.JUNIOR

@@ -885,7 +885,10 @@ def test_a_degree_subject_outside_the_holders_field_is_no_skill(vocabulary: Voca
 @pytest.mark.parametrize(
     ("line", "skill"),
     [
-        ("Built patient registration and billing modules using Struts and JSP.", "Invoicing"),
+        (
+            "Built patient registration and invoice processing modules using Struts and JSP.",
+            "Invoicing",
+        ),
         ("Built the payroll and leave modules of an HR suite in Django.", "Payroll"),
         ("Own the demand-forecasting platform for 4,000 SKUs.", "Demand Planning"),
         ("- Real estate listing portal: property search with filters.", "real estate"),
@@ -1254,6 +1257,44 @@ def test_a_pastime_is_no_skill(vocabulary: Vocabulary, text: str):
         ("Sourcing for Java, QA and support roles across 5 accounts.", "Java", "other_person"),
         ("Our claims analytics group maintains the Tableau dashboards.", "Tableau", "other_person"),
         ("We audit the ledgers, and its bookkeepers use QuickBooks.", "QuickBooks", "other_person"),
+        ("Tableau - want to learn.", "Tableau", "aspirational"),
+        ("PMP exam planned for 2027.", "PMP", "aspirational"),
+        (
+            "Doing AZ-900 first to move into Microsoft Azure work.",
+            "Microsoft Azure",
+            "aspirational",
+        ),
+        (
+            "Currently learning SQL for data analysis of the sales logs.",
+            "Data Analysis",
+            "aspirational",
+        ),
+        ("Kotlin: learning by myself, nothing at work yet.", "Kotlin", "aspirational"),
+        ("Nunca usei Kubernetes.", "Kubernetes", "negated"),
+        (
+            "Worked beside the GIS analyst, then assisted the GIS analyst daily.",
+            "GIS",
+            "other_person",
+        ),
+        (
+            "The site's CAD officer, who models in Revit, sends me the drawings.",
+            "Revit",
+            "other_person",
+        ),
+        ("Refer clients to the dietitians for nutrition plans.", "Nutrition", "other_person"),
+        ("Payroll is done by the head office; I send the timesheets.", "Payroll", "other_person"),
+        ("Stock counts are prepared in SAP by the stores sergeant.", "SAP ERP", "other_person"),
+        ("The lab (three analysts) runs the HPLC assays.", "HPLC", "other_person"),
+        (
+            "Pen-testing for a retailer's customers (iOS and Android).",
+            "Android Development",
+            "project_domain",
+        ),
+        (
+            "I review our users' Android apps for privacy leaks.",
+            "Android Development",
+            "project_domain",
+        ),
     ],
 )
 def test_more_ways_a_skill_is_someone_elses_or_a_plan(
@@ -1338,3 +1379,27 @@ def test_a_wrapped_line_after_a_word_that_cannot_end_a_clause_goes_on(vocabulary
     assert _reasons(text, vocabulary).get("Tableau") == "other_person"
     ended = "- Dashboards are kept by the group's BI team.\nTableau and Excel for my own reports.\n"
     assert "Tableau" in _held(ended, vocabulary)  # a line that ends a sentence still ends it
+
+
+def test_a_plural_acronym_is_not_a_longer_one(vocabulary: Vocabulary):
+    held = _held("Networking: VLANs, ACLs and static routes. Certified: ACLS, BLS.", vocabulary)
+    assert "Advanced Cardiac Life Support" in held  # the written ACLS still is
+    assert _reasons("Networking: VLANs, ACLs, NAT", vocabulary).get(
+        "Advanced Cardiac Life Support"
+    ) is None and "Advanced Cardiac Life Support" not in _held(
+        "Networking: VLANs, ACLs", vocabulary
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "skill"),
+    [
+        ("Monthly vintage and roll-rate analysis for the loan book.", "Rate Analysis"),
+        ("Handled techno-commercial negotiation with EPC buyers.", "Vendor Negotiation"),
+    ],
+)
+def test_the_tail_of_a_hyphenated_compound_is_no_skill(
+    vocabulary: Vocabulary, text: str, skill: str
+):
+    assert skill not in _held(text, vocabulary)
+    assert _reasons(text, vocabulary).get(skill) == "part_of_compound"

@@ -149,7 +149,15 @@ def _heading_kind(line: str) -> tuple[str, str] | None:
     if not marked and candidate[0].islower():
         return None  # a wrapped line ("  training and go-live support"), not a heading
     kind = _section_kind(candidate, loose=marked) or _joined_heading_kind(candidate)
+    if not kind and (glossed := _GLOSSED.fullmatch(candidate)):
+        kind = _section_kind(glossed["name"], loose=glossed["name"].isupper() or marked)
+        kind = kind or _section_kind(glossed["gloss"])
     return (kind, candidate) if kind else None
+
+
+# A heading with its translation in brackets: "EXPERIENCIA LABORAL (Work experience)",
+# "EDUCACIÓN (Education)".
+_GLOSSED = re.compile(r"(?P<name>[^()]+?)\s*\((?P<gloss>[^()]+)\)")
 
 
 def _joined_heading_kind(candidate: str) -> str | None:

@@ -102,6 +102,8 @@ _DOB = re.compile(
 )
 _YEAR_TOKEN = re.compile(r"(?<![\d/.])(?:19[5-9]\d|20\d\d)(?![\d])")
 _MAX_HEADER_LINE = 140
+# A labelled fact under a role's dates: "Grade Level: GS-0462-08", "Supervisor: M. Quist".
+_LABELLED_FACT = re.compile(r"\s*[A-Za-z][\w' /-]{1,30}:\s")
 _RANK_WORDS = {
     "senior",
     "sr",
@@ -289,6 +291,20 @@ def _title_after(after: str, titles: _Titles) -> str | None:
     return None
 
 
+def _title_below(lines: list[Line], index: int, dated: set[int], titles: _Titles) -> str | None:
+    """A title a few lines under the dates, past labelled facts: a US federal resume's
+    "10/2021 – Present / Grade Level: GS-0462-08 / Supervisor: ... / Engine Captain"."""
+    for below in range(index + 1, min(index + 5, len(lines))):
+        line = lines[below]
+        if below in dated or _BULLET.match(line.text) or not line.text.strip():
+            return None
+        if _LABELLED_FACT.match(line.text) or len(line.text) > _MAX_HEADER_LINE:
+            continue
+        if any(_title_like(part, titles) for part in _text_parts([line.text])):
+            return line.text.strip()
+    return None
+
+
 def _title_beside_employer(text: str, header: str, titles: _Titles) -> str | None:
     """An export's untitled role ("company - Sentinel Shield, Pune description - ...") takes
     the title the same export writes beside that employer elsewhere ("Security Analyst -
@@ -431,6 +447,11 @@ def _role_like(found: DateRange, line: Line) -> bool:
         return False
     before = line.text[: found.match_start - line.start].rstrip()
     after = line.text[found.match_end - line.start :].strip(" )*_")
+    opened = before.rfind("(")
+    if opened > before.rfind(")") and _TITLE_WORD.search(before[opened:]):
+        return (
+            False  # a promotion inside the role's brackets: "(...; Senior Firefighter from 2019)"
+        )
     return not before or before[-1] in "|—–-,(:" or not after
 
 
@@ -491,7 +512,11 @@ def section_roles(
         untitled = not _title_like(title, titles)
         if untitled:
             after = _sentence_after(text, draft.span, line) if draft.dates else ""
-            found = _title_after(after, titles) or _title_beside_employer(text, header, titles)
+            found = (
+                _title_after(after, titles)
+                or _title_beside_employer(text, header, titles)
+                or _title_below(lines, draft.line_index, dated, titles)
+            )
             if found:
                 title, named = found, f"{header} {found}"
         following = drafts[number + 1].line_index if number + 1 < len(drafts) else len(lines)

@@ -369,6 +369,8 @@ def _longest_match(
         surface = next(
             (s for s in surfaces if [t.text for t in tokenize(s.text)] == written), surfaces[0]
         )
+        if _plural_of_shorter_acronym(surface.text, written[-1]):
+            continue
         as_written = not surface.exact_case or [t.text for t in tokenize(surface.text)] == written
         mention = Mention(
             surface.skill,
@@ -383,6 +385,20 @@ def _longest_match(
         )
         return mention, width
     return None
+
+
+def _plural_of_shorter_acronym(spelling: str, written: str) -> bool:
+    """ "ACLs" is the plural of ACL, not ACLS (Advanced Cardiac Life Support): an acronym
+    ending in S matches a word whose S alone is lower case only as that plural."""
+    last = spelling.split()[-1] if spelling.split() else spelling
+    return (
+        len(last) >= 3
+        and last.isupper()
+        and last.endswith("S")
+        and written.endswith("s")
+        and written[:-1].isupper()
+        and len(written) == len(last)
+    )
 
 
 def _split_by_slash(
@@ -588,6 +604,11 @@ _SECTION_VETO: dict[str | None, str] = {
 }
 
 
+# A word and a hyphen right before a lower-case spelling: the spelling is the tail of a
+# compound ("roll-rate analysis" is no Rate Analysis, "after-sales" no Sales).
+_COMPOUND_HEAD = re.compile(r"(?<![\w-])[^\W\d_]{2,}-$")
+
+
 def _veto(
     text: str, mention: Mention, sections: _Sections, cues: ContextCues, vocabulary: Vocabulary
 ) -> str | None:
@@ -596,6 +617,10 @@ def _veto(
     an acronym spelled out just before as something else ("Crew Resource Management (CRM)")."""
     if _web_address(text, mention):
         return "web_address"
+    if _COMPOUND_HEAD.search(text, max(0, mention.start - 40), mention.start) and (
+        text[mention.start].islower()
+    ):
+        return "part_of_compound"  # "roll-rate analysis", "Techno-commercial negotiation"
     if sections.in_heading(mention.start):
         return "no_skill_context"  # "SOFTWARE" heads a list; it is no item of it
     if section_veto := _SECTION_VETO.get(sections.kind_at(mention.start)):
