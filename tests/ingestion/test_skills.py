@@ -1403,3 +1403,17 @@ def test_the_tail_of_a_hyphenated_compound_is_no_skill(
 ):
     assert skill not in _held(text, vocabulary)
     assert _reasons(text, vocabulary).get(skill) == "part_of_compound"
+
+
+def test_escos_labels_cut_short_match_no_everyday_word(vocabulary: Vocabulary):
+    """ESCO's "business intelligence", "data mining", "real-time computing" were read as
+    "business", "data", "real-time": the whole names replace them."""
+    text = (
+        "SKILLS\nBusiness, data, software, hardware, systems, internet, engineering\n"
+        "Real-time dashboards for the real estate and medical device business.\n"
+    )
+    held = _held(text, vocabulary)
+    cut = {"business", "data", "software", "hardware", "systems", "internet", "engineering",
+           "real-time", "real estate", "medical device", "general", "information"}  # fmt: skip
+    assert not held & cut
+    assert "Data Mining" in _held("Skills: data mining, Python", vocabulary)
