@@ -1295,6 +1295,19 @@ def test_a_pastime_is_no_skill(vocabulary: Vocabulary, text: str):
             "Android Development",
             "project_domain",
         ),
+        (
+            "Shell scripting is fine; started Terraform basics last month.",
+            "Terraform",
+            "aspirational",
+        ),
+        ("I know some Java but have never built anything in it.", "Java", "negated"),
+        (
+            "Eager to apply deep learning methods to our claims data.",
+            "Deep Learning",
+            "aspirational",
+        ),
+        ("Build pipelines on GitLab CI (YAML) for Java services.", "Java", "project_domain"),
+        ("Backups for the Magento store of a furniture client.", "Magento", "project_domain"),
     ],
 )
 def test_more_ways_a_skill_is_someone_elses_or_a_plan(
