@@ -52,3 +52,21 @@ Airflow        intermediate   2
 
 def test_clean_text_stores_the_reading_order():
     assert clean_text(TWO_COLUMNS) == untangle_columns(TWO_COLUMNS)
+
+
+def test_a_heading_one_space_after_a_long_left_side_starts_the_right_column():
+    text = (
+        "JON ARKWRIGHT                   PROFILE\n"
+        "Quantity Surveyor               Surveyor who prices schools and clinics for\n"
+        "Leeds LS6                       councils and housing trusts, and who writes\n"
+        "CONTACT                         the cost plans and the final accounts too.\n"
+        "portfolio: jonarkwright.example EXPERIENCE\n"
+        "SKILLS                          Senior Quantity Surveyor, Brook & Hale\n"
+        "CostX                           May 2021 - present\n"
+        "NRM2                            - Cost plans for six schools, from concept to\n"
+        "Excel                             tender, and the valuations on site.\n"
+    )
+    untangled = untangle_columns(text)
+    right = untangled[untangled.index("PROFILE") :]
+    assert "EXPERIENCE\nSenior Quantity Surveyor, Brook & Hale" in right
+    assert "portfolio: jonarkwright.example\n" in untangled

@@ -75,6 +75,9 @@ def _sides(line: str, column: int) -> tuple[str, str] | None:
         return line[: gap.start()].strip(), line[gap.end() :].strip()
     if len(line.rstrip()) < column - _SLACK:
         return line.strip(), ""
+    right = line[column:].strip()
+    if line[column - 1 : column] == " " and len(right) >= 4 and right.isupper():
+        return line[:column].strip(), right  # a long left side one space from a heading
     return None
 
 
