@@ -70,11 +70,13 @@ def rank(
     """The candidates the request lists, best first: page ``offset`` of ``request.top_k``."""
     pool = _pool(view, skills, excluded)
     n = len(pool)
+    place = np.full(len(view.ids), -1, np.int32)  # row -> its place in the pool, -1 outside
+    place[pool] = np.arange(n, dtype=np.int32)
     required_matched, required_covered, preferred_matched = (np.zeros(n, np.int32) for _ in "rcp")
     required_points, preferred_points = np.zeros(n), np.zeros(n)
     lacking: dict[str, int] = {}
     for skill in skills:  # in request order, as match_candidate adds the points
-        credits = _credits(view, skill, pool)
+        credits = _credits(view, skill, place, n)
         if skill.required:
             required_matched += credits.matched
             required_covered += credits.covered
@@ -84,12 +86,15 @@ def rank(
             preferred_matched += credits.matched
             preferred_points += credits.points
     n_required = sum(s.required for s in skills)
-    score = _scores(required_points, preferred_points, n_required, len(skills) - n_required)
     qualifies = required_covered == n_required
     listed = (required_covered > 0) & _passes(view, pool, request)
     full = listed & qualifies & (required_matched == required_covered)
     chosen, message = _tier(listed, qualifies & listed, full, request.include_partial, reads_text)
     message = message and message.format(n_required=n_required)
+    score = np.zeros(n)  # only the listed are ordered: their scores alone are computed
+    score[chosen] = _scores(
+        required_points[chosen], preferred_points[chosen], n_required, len(skills) - n_required
+    )
     keys = (-score, -preferred_matched, -required_covered, -required_matched)  # lexsort: last first
     groups = view.facts().group[pool]
     page = _page(view, pool, chosen, keys, groups, offset, request.top_k)
@@ -99,24 +104,28 @@ def rank(
 
 def _pool(view: IndexView, skills: list[RequestedSkill], excluded: Collection[str]) -> np.ndarray:
     """Sorted rows of every holder of an accepted skill or found in the text, less those
-    holding an excluded skill."""
-    parts = [view.postings[n].rows for s in skills for n in s.accepts if n in view.postings]
-    parts.append(np.fromiter((view.row_of[i] for s in skills for i in s.found_in_text), np.int32))
-    pool = np.unique(np.concatenate(parts))
-    out = [view.postings[n].rows for n in excluded if n in view.postings]
-    return pool[~np.isin(pool, np.concatenate(out))] if out else pool
+    holding an excluded skill (marked in a mask over every row: no sort of the holders)."""
+    member = np.zeros(len(view.ids), bool)
+    for name in {n for s in skills for n in s.accepts if n in view.postings}:
+        member[view.postings[name].rows] = True
+    member[[view.row_of[i] for s in skills for i in s.found_in_text]] = True
+    for name in excluded:
+        if name in view.postings:
+            member[view.postings[name].rows] = False
+    return np.flatnonzero(member).astype(np.int32)
 
 
-def _credits(view: IndexView, skill: RequestedSkill, pool: np.ndarray) -> _Credits:
-    """For each pool row: the best held skill for ``skill`` (scoring._best_credit's order)."""
-    n = len(pool)
+def _credits(view: IndexView, skill: RequestedSkill, place: np.ndarray, n: int) -> _Credits:
+    """For each of the ``n`` pool rows (``place``: row -> place in the pool): the best held
+    skill for ``skill`` (scoring._best_credit's order)."""
     local, confidence, depth, full, narrower, order = [], [], [], [], [], []
-    for place, (name, accepted) in enumerate(skill.accepts.items()):
+    for position, (name, accepted) in enumerate(skill.accepts.items()):
         postings = view.postings.get(name)
         if postings is None or not len(postings):
             continue
-        rows = _in_pool(pool, postings.rows)
-        local.append(np.searchsorted(pool, postings.rows[rows]))
+        at = place[postings.rows]
+        rows = at >= 0
+        local.append(at[rows])
         confidence.append(accepted.confidence * postings.confidence[rows])
         depth.append(postings.depth[rows])
         count = int(rows.sum())
@@ -126,16 +135,16 @@ def _credits(view: IndexView, skill: RequestedSkill, pool: np.ndarray) -> _Credi
             else np.zeros(count, bool)
         )
         narrower.append(np.full(count, accepted.kind is MatchKind.NARROWER))
-        order.append(np.full(count, place))
+        order.append(np.full(count, position))
     if not local and skill.found_in_text:  # nobody holds it: the CVs whose text names it
-        rows = np.fromiter((view.row_of[i] for i in skill.found_in_text), np.int32)
-        rows = rows[_in_pool(pool, rows)]
-        local.append(np.searchsorted(pool, rows))
-        confidence.append(np.full(len(rows), TEXT_CREDIT))
-        depth.append(np.zeros(len(rows)))
-        full.append(np.ones(len(rows), bool))
-        narrower.append(np.zeros(len(rows), bool))
-        order.append(np.zeros(len(rows), np.int64))
+        at = place[np.fromiter((view.row_of[i] for i in skill.found_in_text), np.int32)]
+        at = at[at >= 0]
+        local.append(at)
+        confidence.append(np.full(len(at), TEXT_CREDIT))
+        depth.append(np.zeros(len(at)))
+        full.append(np.ones(len(at), bool))
+        narrower.append(np.zeros(len(at), bool))
+        order.append(np.zeros(len(at), np.int64))
     covered, matched, earned = np.zeros(n, bool), np.zeros(n, bool), np.zeros(n)
     at, conf, dep, is_full, is_narrower, position = (
         np.concatenate(a) if a else np.zeros(0)
@@ -155,12 +164,6 @@ def _credits(view: IndexView, skill: RequestedSkill, pool: np.ndarray) -> _Credi
     matched[who] = is_full[best] & ~stand_in
     earned[who] = _apply(points, conf[best], dep[best])
     return _Credits(covered, matched, earned)
-
-
-def _in_pool(pool: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Which of ``rows`` are in the sorted ``pool``."""
-    at = np.searchsorted(pool, rows)
-    return (at < len(pool)) & (pool[np.minimum(at, len(pool) - 1)] == rows) if len(pool) else at < 0
 
 
 def _apply(
