@@ -119,7 +119,7 @@ def _credits(view: IndexView, skill: RequestedSkill, place: np.ndarray, n: int) 
     """For each of the ``n`` pool rows (``place``: row -> place in the pool): the best held
     skill for ``skill`` (scoring._best_credit's order)."""
     local, confidence, depth, full, narrower, order = [], [], [], [], [], []
-    for position, (name, accepted) in enumerate(skill.accepts.items()):
+    for preference, (name, accepted) in enumerate(skill.accepts.items()):
         postings = view.postings.get(name)
         if postings is None or not len(postings):
             continue
@@ -135,7 +135,7 @@ def _credits(view: IndexView, skill: RequestedSkill, place: np.ndarray, n: int) 
             else np.zeros(count, bool)
         )
         narrower.append(np.full(count, accepted.kind is MatchKind.NARROWER))
-        order.append(np.full(count, position))
+        order.append(np.full(count, preference))
     if not local and skill.found_in_text:  # nobody holds it: the CVs whose text names it
         at = place[np.fromiter((view.row_of[i] for i in skill.found_in_text), np.int32)]
         at = at[at >= 0]
