@@ -563,3 +563,57 @@ def test_headings_with_a_translation_in_brackets(vocabulary: Vocabulary):
     assert [s.kind for s in parsed.sections] == ["header", "experience", "education"]
     assert [r.counted for r in parsed.roles] == [True]
     assert parsed.level is ExperienceLevel.JUNIOR
+
+
+def test_a_year_named_in_passing_does_not_cap_a_stated_total(vocabulary: Vocabulary):
+    text = (
+        "ABOUT ME\nCoach driver with nine years' experience on tours and school runs.\n\n"
+        "EXPERIENCE\nCoach Driver, Valley Travel\n- Trained on the new hybrid coaches in 2025.\n\n"
+        "LICENCES\n- Driver CPC card valid to 2029\n"
+    )
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert parsed.years == 9.0 and parsed.level is ExperienceLevel.SENIOR
+
+
+@pytest.mark.parametrize(
+    ("text", "counted", "level"),
+    [
+        (  # a months-long switch between careers is no job
+            "EXPERIENCE\nData Analyst, Brightwave | March 2024 – Present\n"
+            "Career transition | July 2023 – February 2024\n"
+            "Science Teacher, Oak Hill School | 2012 – 2023\n",
+            [True, False, False],
+            ExperienceLevel.JUNIOR,
+        ),
+        (  # a surgical technologist who moved into device sales
+            "EXPERIENCE\nTerritory Sales Manager, OrthoLine | Jan 2023 – Present\n"
+            "Surgical Technologist, St Luke's Hospital | 2012 – 2022\n",
+            [True, False],
+            ExperienceLevel.MID,
+        ),
+        (  # an engineer's doctorate and postdoc are one career with the job before
+            "EXPERIENCE\nPostdoctoral Research Associate, Northfield University | Jan 2024 – present\n"
+            "PhD researcher, Northfield University | Jan 2020 – Dec 2023\n"
+            "Graduate Civil Engineer, Brook Consulting | Jul 2018 – Dec 2019\n",
+            [True, True, True],
+            ExperienceLevel.SENIOR,
+        ),
+        (  # Ab Initio is an ETL tool here, not a pilot's first training
+            "EXPERIENCE\nETL Lead, Northgrid | Jan 2022 - Present\n"
+            "Ab Initio Developer, Bluepeak | Jun 2016 - Dec 2021\n",
+            [True, True],
+            ExperienceLevel.SENIOR,
+        ),
+    ],
+)
+def test_more_lines_of_work_and_their_years(
+    vocabulary: Vocabulary, text: str, counted: list[bool], level: ExperienceLevel
+):
+    parsed = parse_cv(text, vocabulary, AS_OF)
+    assert [r.counted for r in parsed.roles] == counted
+    assert parsed.level is level
+
+
+def test_a_firm_named_in_the_plural_names_its_field(vocabulary: Vocabulary):
+    assert vocabulary.title_field("Harcourt Lane Solicitors") == "legal"
+    assert vocabulary.title_field("Riverside Accountants") == "finance"

@@ -29,6 +29,7 @@ import dataclasses
 import re
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from itertools import pairwise
@@ -518,7 +519,7 @@ def section_roles(
                 or _title_below(lines, draft.line_index, dated, titles)
             )
             if found:
-                title, named = found, f"{header} {found}"
+                title, named = found, f"{header} {found} {after[:80]}"
         following = drafts[number + 1].line_index if number + 1 < len(drafts) else len(lines)
         block_end = lines[following - 1].end if following > 0 else line.end
         block = text[line.start : block_end]
@@ -586,13 +587,24 @@ def _same_work(title: str, other: str) -> bool:
     return bool(small) and small <= large
 
 
-def _timeline_start(text: str, skip_lines: list[Line]) -> int | None:
-    """The earliest year the CV mentions outside date-of-birth lines and skill lines."""
+def _timeline_start(
+    text: str, skip_lines: list[Line], education: list[tuple[int, int]], as_of: date
+) -> int | None:
+    """Where the CV's own history starts: the earliest year of a date range or of an
+    education line, outside date-of-birth lines and skill lines. A year named in passing
+    ("trained on the new buses in 2024", "card valid to 2028") starts nothing."""
     skipped = {line.start for line in skip_lines}
+    lines = [line for line in lines_of(text) if line.start not in skipped]
     years = [
+        found.start.year
+        for line in lines
+        if not _DOB.search(line.text)
+        for found in find_date_ranges(line.text, as_of)
+    ]
+    years += [
         int(m.group(0))
-        for line in lines_of(text)
-        if line.start not in skipped and not _DOB.search(line.text)
+        for line in lines
+        if any(start <= line.start < end for start, end in education) and not _DOB.search(line.text)
         for m in _YEAR_TOKEN.finditer(line.text)
     ]
     return min(years) if years else None
@@ -664,6 +676,7 @@ def decide(
     stated: list[StatedTotal],
     skill_lines: list[Line],
     as_of: date,
+    education: Sequence[tuple[int, int]] = (),
 ) -> Experience:
     """Years, level, source, reason and spans from the roles and stated totals found."""
     jobs = [r for r in roles if r.kind == "job"]
@@ -672,7 +685,7 @@ def decide(
     if jobs:
         result = _from_roles(text, roles, jobs, notes)
     elif stated:
-        first_year = _timeline_start(text, skill_lines)
+        first_year = _timeline_start(text, skill_lines, list(education), as_of)
         result = _from_stated(text, roles, stated[0], notes, first_year, as_of)
     elif any(r.kind not in ("earlier_career", "career_break") for r in others):
         reason = "junior: 0 y of full-time work; only " + "; ".join(notes)
@@ -775,7 +788,8 @@ def analyse_experience(
     stated = [
         t for t in stated_totals(claim_text) if not any(s <= t.start < e for s, e in skill_spans)
     ]
-    result = decide(text, roles, stated, skill_lines, as_of)
+    education = [(s, e) for kind, s, e in sections if kind == "education"]
+    result = decide(text, roles, stated, skill_lines, as_of, education)
     result.skill_years = per_skill
     result.spans += [(line.start, line.end, "skill_years") for line in skill_lines]
     return result

@@ -806,8 +806,13 @@ def _context_problem(
         return "no_skill_context"  # "teaching safe lockout/tagout" is no SAFe
     if not mention.as_written and _COUNTED.search(text, max(0, mention.start - 12), mention.start):
         return "no_skill_context"  # "Oracle RAC 2 node" counts nodes: no Node.js
-    if _listed_with_skills(text, candidates, vetoes, index, cues, judge):
-        return None
+    if _listed_with_skills(text, candidates, vetoes, index, cues, judge) and (
+        mention.as_written
+        or _whole_item(text, mention.start, mention.end)
+        or _LISTED_AFTER.search(text, max(0, mention.start - 8), mention.start)
+        or _JOINED_BEFORE.match(text, mention.end)
+    ):
+        return None  # "Recruitment and onboarding"; "booked for spring" beside skills is no Spring
     window = text[_line_start(text, mention.start, 80) : mention.start]
     if cues.context_before.search(window) or cues.context_after.match(text, mention.end):
         return None
@@ -816,6 +821,8 @@ def _context_problem(
     return "no_skill_context"
 
 
+_LISTED_AFTER = re.compile(r"(?:[,;/|&•·]|\band|\bor)[ \t]*$")  # an item of a list goes on
+_JOINED_BEFORE = re.compile(r"[ \t]*(?:[,/&]|and\b|or\b)")  # "in excel and Power Query"
 _COUNTED = re.compile(r"(?<![\w.])\d+[ \t-]*$")  # a number right before a word counts things
 _ITEM_SEPARATOR = re.compile(r"[,;|•·*▪●■➢]")
 # "(learning)" after a skill is no item of its own; "English (C1)" is one

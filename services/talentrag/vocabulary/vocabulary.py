@@ -314,8 +314,14 @@ class Vocabulary:
         When several fields match, the longest keyword decides if it is one field's
         alone: "Civil Engineer" is engineering although "engineer" is technology's too.
         """
-        words = f" {' '.join(token_key(title))} "
-        hits = [(len(keyword), name) for name, keyword in self._title_keywords if keyword in words]
+        key = token_key(title)
+        words = f" {' '.join(key)} "
+        singular = f" {' '.join(w[:-1] if len(w) > 4 and w.endswith('s') and not w.endswith('ss') else w for w in key)} "
+        hits = [  # "Harcourt Lane Solicitors" names the solicitor's field
+            (len(keyword), name)
+            for name, keyword in self._title_keywords
+            if keyword in words or keyword in singular
+        ]
         if not hits:
             return None
         longest = max(length for length, _ in hits)
