@@ -449,10 +449,9 @@ def _role_like(found: DateRange, line: Line) -> bool:
     before = line.text[: found.match_start - line.start].rstrip()
     after = line.text[found.match_end - line.start :].strip(" )*_")
     opened = before.rfind("(")
+    # a promotion inside the role's brackets: "(...; Senior Firefighter from 2019)"
     if opened > before.rfind(")") and _TITLE_WORD.search(before[opened:]):
-        return (
-            False  # a promotion inside the role's brackets: "(...; Senior Firefighter from 2019)"
-        )
+        return False
     return not before or before[-1] in "|—–-,(:" or not after
 
 
@@ -588,23 +587,20 @@ def _same_work(title: str, other: str) -> bool:
 
 
 def _timeline_start(
-    text: str, skip_lines: list[Line], education: list[tuple[int, int]], as_of: date
+    text: str, skip_lines: list[Line], education: Sequence[tuple[int, int]], as_of: date
 ) -> int | None:
     """Where the CV's own history starts: the earliest year of a date range or of an
     education line, outside date-of-birth lines and skill lines. A year named in passing
     ("trained on the new buses in 2024", "card valid to 2028") starts nothing."""
     skipped = {line.start for line in skip_lines}
-    lines = [line for line in lines_of(text) if line.start not in skipped]
-    years = [
-        found.start.year
-        for line in lines
-        if not _DOB.search(line.text)
-        for found in find_date_ranges(line.text, as_of)
+    lines = [
+        line for line in lines_of(text) if line.start not in skipped and not _DOB.search(line.text)
     ]
+    years = [found.start.year for line in lines for found in find_date_ranges(line.text, as_of)]
     years += [
         int(m.group(0))
         for line in lines
-        if any(start <= line.start < end for start, end in education) and not _DOB.search(line.text)
+        if any(start <= line.start < end for start, end in education)
         for m in _YEAR_TOKEN.finditer(line.text)
     ]
     return min(years) if years else None
@@ -676,7 +672,7 @@ def decide(
     stated: list[StatedTotal],
     skill_lines: list[Line],
     as_of: date,
-    education: Sequence[tuple[int, int]] = (),
+    education: Sequence[tuple[int, int]],
 ) -> Experience:
     """Years, level, source, reason and spans from the roles and stated totals found."""
     jobs = [r for r in roles if r.kind == "job"]
@@ -685,7 +681,7 @@ def decide(
     if jobs:
         result = _from_roles(text, roles, jobs, notes)
     elif stated:
-        first_year = _timeline_start(text, skill_lines, list(education), as_of)
+        first_year = _timeline_start(text, skill_lines, education, as_of)
         result = _from_stated(text, roles, stated[0], notes, first_year, as_of)
     elif any(r.kind not in ("earlier_career", "career_break") for r in others):
         reason = "junior: 0 y of full-time work; only " + "; ".join(notes)

@@ -390,7 +390,7 @@ def _longest_match(
 def _plural_of_shorter_acronym(spelling: str, written: str) -> bool:
     """ "ACLs" is the plural of ACL, not ACLS (Advanced Cardiac Life Support): an acronym
     ending in S matches a word whose S alone is lower case only as that plural."""
-    last = spelling.split()[-1] if spelling.split() else spelling
+    last = (spelling.split() or [spelling])[-1]
     return (
         len(last) >= 3
         and last.isupper()
@@ -806,13 +806,12 @@ def _context_problem(
         return "no_skill_context"  # "teaching safe lockout/tagout" is no SAFe
     if not mention.as_written and _COUNTED.search(text, max(0, mention.start - 12), mention.start):
         return "no_skill_context"  # "Oracle RAC 2 node" counts nodes: no Node.js
-    if _listed_with_skills(text, candidates, vetoes, index, cues, judge) and (
-        mention.as_written
-        or _whole_item(text, mention.start, mention.end)
-        or _LISTED_AFTER.search(text, max(0, mention.start - 8), mention.start)
-        or _JOINED_BEFORE.match(text, mention.end)
-    ):
-        return None  # "Recruitment and onboarding"; "booked for spring" beside skills is no Spring
+    # another case beside a skill counts when joined to it ("Recruitment and onboarding",
+    # "in excel and Power Query") or as a whole item, not as a longer item's tail
+    # ("booked for spring · Working at height" is no Spring)
+    joined = not (mention.as_written or _whole_item(text, mention.start, mention.end))
+    if _listed_with_skills(text, candidates, vetoes, index, cues, judge, joined):
+        return None
     window = text[_line_start(text, mention.start, 80) : mention.start]
     if cues.context_before.search(window) or cues.context_after.match(text, mention.end):
         return None
@@ -821,8 +820,6 @@ def _context_problem(
     return "no_skill_context"
 
 
-_LISTED_AFTER = re.compile(r"(?:[,;/|&•·]|\band|\bor)[ \t]*$")  # an item of a list goes on
-_JOINED_BEFORE = re.compile(r"[ \t]*(?:[,/&]|and\b|or\b)")  # "in excel and Power Query"
 _COUNTED = re.compile(r"(?<![\w.])\d+[ \t-]*$")  # a number right before a word counts things
 _ITEM_SEPARATOR = re.compile(r"[,;|•·*▪●■➢]")
 # "(learning)" after a skill is no item of its own; "English (C1)" is one
@@ -891,9 +888,11 @@ def _listed_with_skills(
     index: int,
     cues: ContextCues,
     judge: _FieldJudge,
+    joined: bool = False,
 ) -> bool:
     """True when a neighbour in the same list is a skill; a one- or two-letter name needs
-    one of its own field ("C/C++", not the R of a technician's "HVAC/R")."""
+    one of its own field ("C/C++", not the R of a technician's "HVAC/R"). ``joined``: by a
+    connector or a comma, slash or ampersand, not only an item separator ("·", "|")."""
     mention = candidates[index]
     for other in (index - 1, index + 1):
         if not 0 <= other < len(candidates) or vetoes[other]:
@@ -904,9 +903,17 @@ def _listed_with_skills(
         if len(mention.surface) <= _SHORT and not judge.same_field(mention, neighbour):
             continue
         left, right = (neighbour, mention) if other < index else (mention, neighbour)
-        if _list_gap(text[left.end : right.start], cues):
+        gap = text[left.end : right.start]
+        if _list_gap(gap, cues) and (not joined or _joining(gap, cues)):
             return True
     return False
+
+
+def _joining(gap: str, cues: ContextCues) -> bool:
+    """A list gap that joins two items into one phrase: "and", "or", ",", "/", "&"."""
+    return any(ch in ",/&" for ch in gap) or any(
+        t.casefold() in cues.connectors for t in TOKEN.findall(gap)
+    )
 
 
 def find_candidates(

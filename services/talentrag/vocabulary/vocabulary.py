@@ -316,8 +316,8 @@ class Vocabulary:
         """
         key = token_key(title)
         words = f" {' '.join(key)} "
-        singular = f" {' '.join(w[:-1] if len(w) > 4 and w.endswith('s') and not w.endswith('ss') else w for w in key)} "
-        hits = [  # "Harcourt Lane Solicitors" names the solicitor's field
+        singular = f" {' '.join(map(_singular, key))} "  # "Harcourt Lane Solicitors"
+        hits = [
             (len(keyword), name)
             for name, keyword in self._title_keywords
             if keyword in words or keyword in singular
@@ -342,6 +342,12 @@ _SINGULAR_ENDINGS = ("ss", "us", "is")
 # plural person noun names a firm or a team ("Rao & Co., Chartered Accountants"), and a
 # brand's plural is another word ("Canva", "canvas").
 _ABSTRACT_ENDINGS = ("tion", "sion", "ment", "ance", "ence", "ity", "ship")
+
+
+def _singular(word: str) -> str:
+    """A lower-case word without a plural's "s" ("solicitors"; not "class", "campus")."""
+    plural = len(word) > 4 and word.endswith("s") and not word.endswith(_SINGULAR_ENDINGS)
+    return word[:-1] if plural else word
 
 
 def number_variants(text: str) -> list[str]:
